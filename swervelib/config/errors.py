@@ -1,0 +1,70 @@
+"""Configuration problems and the single error that carries all of them."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from enum import Enum
+
+
+class Severity(Enum):
+    ERROR = "error"
+    WARNING = "warning"
+
+
+@dataclass(frozen=True, slots=True)
+class Problem:
+    """One thing wrong (or suspicious) in a configuration directory.
+
+    ``file`` is relative to the configuration directory (``modules/frontleft.json``), ``field`` is a
+    dotted path inside that file (``inverted.drive``, ``modules[2]``; empty for the whole file).
+    ``line`` and ``column`` are 1-based and present when known.
+    """
+
+    file: str
+    field: str
+    message: str
+    expected: str | None = None
+    found: str | None = None
+    line: int | None = None
+    column: int | None = None
+    severity: Severity = Severity.ERROR
+
+    @property
+    def location(self) -> str:
+        """``FILE:LINE:COL`` (or ``FILE`` when the position is not known)."""
+        if self.line is None:
+            return self.file
+        return f"{self.file}:{self.line}:{self.column or 1}"
+
+    def format(self) -> str:
+        """``FILE:LINE:COL: FIELD: MESSAGE``, one line; the form ``swervelib check`` prints."""
+        text = self.message
+        if self.expected is not None or self.found is not None:
+            parts = []
+            if self.expected is not None:
+                parts.append(f"expected {self.expected}")
+            if self.found is not None:
+                parts.append(f"found {self.found}")
+            text = f"{text} ({', '.join(parts)})"
+        prefix = "warning: " if self.severity is Severity.WARNING else ""
+        field = self.field or "(file)"
+        return f"{self.location}: {field}: {prefix}{text}".replace("\n", " ")
+
+    def __str__(self) -> str:
+        return self.format()
+
+
+class ConfigError(Exception):
+    """A configuration directory that cannot be used. ``problems`` lists every error found."""
+
+    def __init__(self, problems: Iterable[Problem], directory: str = "") -> None:
+        self.problems: tuple[Problem, ...] = tuple(problems)
+        self.directory = directory
+        where = f" in {directory}" if directory else ""
+        count = len(self.problems)
+        header = f"{count} configuration problem{'s' if count != 1 else ''}{where}:"
+        super().__init__("\n".join([header, *(f"  {p.format()}" for p in self.problems)]))
+
+    def __reduce__(self) -> tuple[type[ConfigError], tuple[tuple[Problem, ...], str]]:
+        return (ConfigError, (self.problems, self.directory))

@@ -1,0 +1,276 @@
+"""Typed, problem-collecting access to one JSON object of one configuration file.
+
+Every getter records a :class:`Problem` (with file, field path, expectation, finding and position)
+instead of raising, and returns a fallback so that validation can go on and report everything at
+once. Keys never asked for are reported as warnings by :meth:`ObjectView.finish`, with the closest
+known key suggested.
+"""
+
+from __future__ import annotations
+
+import difflib
+import math
+from collections.abc import Iterable
+from typing import Any, Final
+
+from swervelib.config.errors import Problem, Severity
+from swervelib.config.jsonpos import Document, PathKey, format_path
+
+
+class _Required:
+    def __repr__(self) -> str:
+        return "REQUIRED"
+
+
+REQUIRED: Final = _Required()
+
+
+def describe(value: Any) -> str:
+    """A short description of a JSON value for "found ..." in messages."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return f"{'true' if value else 'false'} (a boolean)"
+    if isinstance(value, int | float):
+        if isinstance(value, float) and math.isnan(value):
+            return "NaN"
+        if isinstance(value, float) and math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return f"{value!r} (a number)"
+    if isinstance(value, str):
+        shown = value if len(value) <= 40 else value[:37] + "..."
+        return f"{shown!r} (a string)"
+    if isinstance(value, dict):
+        return "an object"
+    if isinstance(value, list):
+        return "an array"
+    return type(value).__name__
+
+
+def suggest(word: str, choices: Iterable[str]) -> str | None:
+    """The closest of ``choices`` to ``word`` (case-insensitive first), or None."""
+    options = list(choices)
+    for option in options:
+        if option.lower() == word.lower():
+            return option
+    close = difflib.get_close_matches(word, options, n=1, cutoff=0.6)
+    if not close:
+        lowered = {option.lower(): option for option in options}
+        close = [lowered[m] for m in difflib.get_close_matches(word.lower(), lowered, 1, 0.6)]
+    return close[0] if close else None
+
+
+class FileContext:
+    """Problems of one file, with positions taken from its parsed document."""
+
+    def __init__(self, file: str, document: Document, problems: list[Problem]) -> None:
+        self.file = file
+        self.document = document
+        self.problems = problems
+
+    def report(
+        self,
+        path: PathKey,
+        message: str,
+        *,
+        expected: str | None = None,
+        found: str | None = None,
+        severity: Severity = Severity.ERROR,
+    ) -> None:
+        line, column = self.document.position(path)
+        self.problems.append(
+            Problem(
+                self.file,
+                format_path(path),
+                message,
+                expected=expected,
+                found=found,
+                line=line,
+                column=column,
+                severity=severity,
+            )
+        )
+
+    def warn(self, path: PathKey, message: str) -> None:
+        self.report(path, message, severity=Severity.WARNING)
+
+    def root(self) -> ObjectView | None:
+        value = self.document.value
+        if not isinstance(value, dict):
+            self.report((), "the file must hold a JSON object", expected="{...}", found=describe(value))
+            return None
+        for duplicate in self.document.duplicates:
+            self.problems.append(
+                Problem(
+                    self.file,
+                    format_path(duplicate.path),
+                    f"key appears twice in one object (first on line {duplicate.first_line})",
+                    line=duplicate.line,
+                    column=duplicate.column,
+                )
+            )
+        return ObjectView(self, (), value)
+
+
+class ObjectView:
+    """One JSON object inside a file."""
+
+    def __init__(self, context: FileContext, path: PathKey, data: dict[str, Any]) -> None:
+        self.context = context
+        self.path = path
+        self.data = data
+        self.seen: set[str] = set()
+        self.failed: set[str] = set()
+
+    # -- reporting -------------------------------------------------------------------------------
+    def error(self, key: str | None, message: str, **details: str | None) -> None:
+        path = self.path if key is None else (*self.path, key)
+        self.context.report(path, message, **details)  # type: ignore[arg-type]
+        if key is not None:
+            self.failed.add(key)
+
+    def warn(self, key: str | None, message: str) -> None:
+        self.context.warn(self.path if key is None else (*self.path, key), message)
+
+    def ok(self, *keys: str) -> bool:
+        """True when none of ``keys`` failed validation."""
+        return not self.failed.intersection(keys)
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def ignore(self, *keys: str) -> None:
+        """Accept ``keys`` without reading them (no unknown-key warning)."""
+        self.seen.update(keys)
+
+    def _fetch(self, key: str, default: Any, what: str) -> tuple[bool, Any]:
+        self.seen.add(key)
+        if key not in self.data:
+            if default is REQUIRED:
+                self.error(key, "required field is missing", expected=what)
+            return False, default
+        return True, self.data[key]
+
+    # -- getters -----------------------------------------------------------------------------------
+    def boolean(self, key: str, default: bool | _Required = REQUIRED) -> bool:
+        present, value = self._fetch(key, default, "true or false")
+        if not present:
+            return value if isinstance(value, bool) else False
+        if not isinstance(value, bool):
+            self.error(key, "wrong type", expected="true or false", found=describe(value))
+            return default if isinstance(default, bool) else False
+        return value
+
+    def number(
+        self,
+        key: str,
+        default: float | _Required = REQUIRED,
+        *,
+        minimum: float | None = None,
+        above: float | None = None,
+        maximum: float | None = None,
+        unit: str = "",
+    ) -> float:
+        what = f"a number{f' ({unit})' if unit else ''}"
+        present, value = self._fetch(key, default, what)
+        fallback = float(default) if isinstance(default, int | float) else 0.0
+        if not present:
+            return fallback
+        if isinstance(value, bool) or not isinstance(value, int | float):
+            self.error(key, "wrong type", expected=what, found=describe(value))
+            return fallback
+        number = float(value)
+        if not math.isfinite(number):
+            self.error(key, "not a finite number", expected=what, found=describe(value))
+            return fallback
+        if minimum is not None and number < minimum:
+            self.error(key, "out of range", expected=f"a number >= {minimum:g}", found=f"{value!r}")
+        elif above is not None and number <= above:
+            self.error(key, "out of range", expected=f"a number > {above:g}", found=f"{value!r}")
+        elif maximum is not None and number > maximum:
+            self.error(key, "out of range", expected=f"a number <= {maximum:g}", found=f"{value!r}")
+        return number
+
+    def integer(
+        self,
+        key: str,
+        default: int | _Required = REQUIRED,
+        *,
+        minimum: int | None = None,
+        maximum: int | None = None,
+    ) -> int:
+        present, value = self._fetch(key, default, "an integer")
+        fallback = default if isinstance(default, int) else 0
+        if not present:
+            return fallback
+        if isinstance(value, bool) or not isinstance(value, int):
+            if isinstance(value, float) and math.isfinite(value) and value.is_integer():
+                found = f"{value!r} (write it without a decimal point)"
+            else:
+                found = describe(value)
+            self.error(key, "wrong type", expected="an integer", found=found)
+            return fallback
+        low = "" if minimum is None else str(minimum)
+        high = "" if maximum is None else str(maximum)
+        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
+            self.error(key, "out of range", expected=f"an integer in {low}..{high}", found=str(value))
+        return value
+
+    def string(self, key: str, default: str | None | _Required = REQUIRED) -> str | None:
+        present, value = self._fetch(key, default, "a string")
+        if not present:
+            return value if isinstance(value, str) else None
+        if value is None and default is None:
+            return None
+        if not isinstance(value, str):
+            expected = "a string or null" if default is None else "a string"
+            self.error(key, "wrong type", expected=expected, found=describe(value))
+            return default if isinstance(default, str) else None
+        return value
+
+    def obj(self, key: str, *, required: bool = True) -> ObjectView | None:
+        present, value = self._fetch(key, REQUIRED if required else None, "an object")
+        if not present:
+            return None
+        if not isinstance(value, dict):
+            self.error(key, "wrong type", expected="an object", found=describe(value))
+            return None
+        return ObjectView(self.context, (*self.path, key), value)
+
+    def array(self, key: str, *, required: bool = True) -> list[Any] | None:
+        present, value = self._fetch(key, REQUIRED if required else None, "an array")
+        if not present:
+            return None
+        if not isinstance(value, list):
+            self.error(key, "wrong type", expected="an array", found=describe(value))
+            return None
+        return value
+
+    def pair(
+        self, key: str, default: tuple[float, float] | None, *, above: float | None = None,
+        minimum: float | None = None, unit: str = "",
+    ) -> tuple[float, float]:
+        """A ``{"drive": x, "angle": y}`` object; missing halves take the default."""
+        fallback = default or (0.0, 0.0)
+        view = self.obj(key, required=default is None)
+        if view is None:
+            return fallback
+        pick: dict[str, float | _Required] = (
+            {"drive": fallback[0], "angle": fallback[1]} if default else
+            {"drive": REQUIRED, "angle": REQUIRED}
+        )
+        drive = view.number("drive", pick["drive"], above=above, minimum=minimum, unit=unit)
+        angle = view.number("angle", pick["angle"], above=above, minimum=minimum, unit=unit)
+        view.finish()
+        return drive, angle
+
+    def finish(self, known_elsewhere: Iterable[str] = ()) -> None:
+        """Warn about every key that nothing asked for, suggesting the closest known key."""
+        self.seen.add("$schema")
+        known = self.seen | set(known_elsewhere)
+        for key in self.data:
+            if key in known:
+                continue
+            close = suggest(key, sorted(known - {"$schema"}))
+            hint = f", did you mean `{close}`?" if close else " (ignored)"
+            self.warn(key, f"unknown key `{key}` in {self.context.file}{hint}")

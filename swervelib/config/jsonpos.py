@@ -1,0 +1,205 @@
+"""A strict JSON reader that remembers where every value is.
+
+The standard library's ``json`` gives no positions for values and silently keeps the last of two
+duplicated keys. Configuration errors should point at a line and column, and a duplicated key in a
+calibration file is a mistake worth reporting, so this reader records the position of every member
+and every duplicate. It accepts exactly JSON, plus the literals ``NaN``, ``Infinity`` and
+``-Infinity`` (which the validator then rejects by field, with a clearer message than a syntax error).
+"""
+
+from __future__ import annotations
+
+import bisect
+import json
+import re
+from dataclasses import dataclass, field
+from json.decoder import scanstring
+from typing import Any
+
+PathKey = tuple[str | int, ...]
+
+MAX_DEPTH = 64
+
+_NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
+_WS = " \t\n\r"
+_CONSTANTS: dict[str, Any] = {
+    "true": True,
+    "false": False,
+    "null": None,
+    "NaN": float("nan"),
+    "Infinity": float("inf"),
+    "-Infinity": float("-inf"),
+}
+
+
+class JSONSyntaxError(ValueError):
+    """Text that is not JSON; ``line`` and ``column`` are 1-based."""
+
+    def __init__(self, message: str, line: int, column: int) -> None:
+        super().__init__(f"{message} at line {line} column {column}")
+        self.message = message
+        self.line = line
+        self.column = column
+
+
+@dataclass(frozen=True, slots=True)
+class Duplicate:
+    """A key that appears twice in one object."""
+
+    path: PathKey
+    line: int
+    column: int
+    first_line: int
+
+
+@dataclass(slots=True)
+class Document:
+    """A parsed JSON document with the position of every member."""
+
+    value: Any
+    positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
+    duplicates: list[Duplicate] = field(default_factory=list)
+
+    def position(self, path: PathKey) -> tuple[int | None, int | None]:
+        """The (line, column) of ``path``, or of its nearest ancestor that has one."""
+        while True:
+            found = self.positions.get(path)
+            if found is not None:
+                return found
+            if not path:
+                return (None, None)
+            path = path[:-1]
+
+
+class _Parser:
+    def __init__(self, text: str) -> None:
+        self.text = text
+        self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
+        self.doc = Document(None)
+
+    def where(self, index: int) -> tuple[int, int]:
+        line = bisect.bisect_right(self.line_starts, index)
+        return line, index - self.line_starts[line - 1] + 1
+
+    def fail(self, message: str, index: int) -> JSONSyntaxError:
+        line, column = self.where(index)
+        return JSONSyntaxError(message, line, column)
+
+    def skip(self, index: int) -> int:
+        text = self.text
+        while index < len(text) and text[index] in _WS:
+            index += 1
+        return index
+
+    def parse(self) -> Document:
+        index = self.skip(0)
+        if index >= len(self.text):
+            raise self.fail("empty file, expected a JSON object", index)
+        self.doc.positions[()] = self.where(index)
+        self.doc.value, index = self.value(index, (), 0)
+        index = self.skip(index)
+        if index != len(self.text):
+            raise self.fail("extra data after the JSON value", index)
+        return self.doc
+
+    def value(self, index: int, path: PathKey, depth: int) -> tuple[Any, int]:
+        if depth > MAX_DEPTH:
+            raise self.fail(f"nesting deeper than {MAX_DEPTH} levels", index)
+        text = self.text
+        if index >= len(text):
+            raise self.fail("unexpected end of file, expected a value", index)
+        char = text[index]
+        if char == "{":
+            return self.object(index + 1, path, depth)
+        if char == "[":
+            return self.array(index + 1, path, depth)
+        if char == '"':
+            return self.string(index)
+        for literal, constant in _CONSTANTS.items():
+            if text.startswith(literal, index):
+                return constant, index + len(literal)
+        match = _NUMBER.match(text, index)
+        if match is None:
+            snippet = text[index : index + 12].split("\n")[0]
+            raise self.fail(f"expected a value, found `{snippet}`", index)
+        integer, fraction, exponent = match.groups()
+        try:
+            if fraction or exponent:
+                return float(match.group()), match.end()
+            return int(integer), match.end()
+        except ValueError:
+            raise self.fail("number too long", index) from None
+
+    def string(self, index: int) -> tuple[str, int]:
+        try:
+            return scanstring(self.text, index + 1, True)
+        except json.JSONDecodeError as error:
+            raise self.fail(error.msg, error.pos) from None
+
+    def object(self, index: int, path: PathKey, depth: int) -> tuple[dict[str, Any], int]:
+        text = self.text
+        result: dict[str, Any] = {}
+        first_seen: dict[str, int] = {}
+        index = self.skip(index)
+        if index < len(text) and text[index] == "}":
+            return result, index + 1
+        while True:
+            if index >= len(text) or text[index] != '"':
+                raise self.fail("expected a key in double quotes", index)
+            key_index = index
+            key, index = self.string(index)
+            index = self.skip(index)
+            if index >= len(text) or text[index] != ":":
+                raise self.fail("expected `:` after the key", index)
+            index = self.skip(index + 1)
+            child = (*path, key)
+            line, column = self.where(key_index)
+            value, index = self.value(index, child, depth + 1)
+            if key in first_seen:
+                self.doc.duplicates.append(Duplicate(child, line, column, first_seen[key]))
+            else:
+                first_seen[key] = line
+                self.doc.positions[child] = (line, column)
+            result[key] = value
+            index = self.skip(index)
+            if index < len(text) and text[index] == ",":
+                index = self.skip(index + 1)
+                continue
+            if index < len(text) and text[index] == "}":
+                return result, index + 1
+            raise self.fail("expected `,` or `}`", index)
+
+    def array(self, index: int, path: PathKey, depth: int) -> tuple[list[Any], int]:
+        text = self.text
+        result: list[Any] = []
+        index = self.skip(index)
+        if index < len(text) and text[index] == "]":
+            return result, index + 1
+        while True:
+            child = (*path, len(result))
+            self.doc.positions[child] = self.where(index)
+            value, index = self.value(index, child, depth + 1)
+            result.append(value)
+            index = self.skip(index)
+            if index < len(text) and text[index] == ",":
+                index = self.skip(index + 1)
+                continue
+            if index < len(text) and text[index] == "]":
+                return result, index + 1
+            raise self.fail("expected `,` or `]`", index)
+
+
+def parse(text: str) -> Document:
+    """Parse JSON text, recording positions. Raises :class:`JSONSyntaxError`."""
+    return _Parser(text).parse()
+
+
+def format_path(path: PathKey) -> str:
+    """``("inverted", "drive")`` → ``inverted.drive``; ``("modules", 2)`` → ``modules[2]``."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            out += f".{part}" if out else part
+    return out

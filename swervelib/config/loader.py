@@ -1,0 +1,545 @@
+"""Read and validate a configuration directory (YAGSL layout) into a :class:`SwerveConfig`.
+
+Layout::
+
+    swervedrive.json                 imu, invertedIMU (or invertIMU), modules, optional maxSpeed (m/s)
+    controllerproperties.json        optional: heading PID and joystick deadband
+    modules/<name>.json              one per entry of `modules`, in that order
+    modules/physicalproperties.json  optional: conversion factors, current limits, ramp rates, ...
+    modules/pidfproperties.json      optional: drive and angle PIDF
+
+Every problem found in the whole directory is collected; if any is an error, one
+:class:`ConfigError` carrying all of them is raised. Warnings (unknown keys, suspicious values) are
+kept on the returned config.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from swervelib.config.catalog import (
+    ENCODER_TYPES,
+    ID_RANGES,
+    IMU_TYPES,
+    MOTOR_TYPES,
+    UNSUPPORTED,
+    Bus,
+    Vendor,
+)
+from swervelib.config.errors import ConfigError, Problem, Severity
+from swervelib.config.fields import REQUIRED, FileContext, ObjectView, describe, suggest
+from swervelib.config.jsonpos import JSONSyntaxError, parse
+from swervelib.config.model import (
+    INCH,
+    PIDF,
+    AngleConversion,
+    ControllerProperties,
+    ConversionFactors,
+    DeviceConfig,
+    DriveConfig,
+    DriveConversion,
+    Location,
+    ModuleConfig,
+    MotorInversion,
+    PhysicalProperties,
+    PIDFProperties,
+    ResolvedConversion,
+    SwerveConfig,
+)
+
+MAX_FILE_BYTES = 1 << 20
+DRIVE_FILE = "swervedrive.json"
+CONTROLLER_FILE = "controllerproperties.json"
+MODULES_DIR = "modules"
+PHYSICAL_FILE = f"{MODULES_DIR}/physicalproperties.json"
+PIDF_FILE = f"{MODULES_DIR}/pidfproperties.json"
+RESERVED_MODULE_FILES = ("physicalproperties.json", "pidfproperties.json")
+RIO_BUS_NAMES = ("", "rio")
+
+_CATALOGS: dict[str, Any] = {"motor": MOTOR_TYPES, "encoder": ENCODER_TYPES, "imu": IMU_TYPES}
+
+
+@dataclass(frozen=True, slots=True)
+class _PlacedDevice:
+    """A device with where it was written, for the duplicate-id check."""
+
+    file: str
+    field: str
+    device: DeviceConfig
+    line: int | None
+    column: int | None
+
+
+class _Loader:
+    def __init__(self, directory: Path) -> None:
+        self.directory = directory
+        self.problems: list[Problem] = []
+        self.motors: list[_PlacedDevice] = []
+        self.encoders: list[_PlacedDevice] = []
+
+    # -- files -----------------------------------------------------------------------------------
+    def fail(self, file: str, message: str, **details: Any) -> None:
+        self.problems.append(Problem(file, "", message, **details))
+
+    def open(self, relative: str, *, required: bool) -> FileContext | None:
+        path = self.directory / relative
+        if not path.is_file():
+            if required:
+                self.fail(relative, "file not found", expected=f"a file at {path}")
+            return None
+        try:
+            raw = path.read_bytes()
+        except OSError as error:
+            self.fail(relative, f"cannot read the file: {error.strerror or error}")
+            return None
+        if len(raw) > MAX_FILE_BYTES:
+            self.fail(relative, "file too large for a configuration file",
+                      expected=f"at most {MAX_FILE_BYTES} bytes", found=f"{len(raw)} bytes")
+            return None
+        try:
+            text = raw.decode("utf-8-sig")
+        except UnicodeDecodeError as error:
+            before = raw[: error.start]
+            line = before.count(b"\n") + 1
+            column = error.start - (before.rfind(b"\n") + 1) + 1
+            self.fail(relative, "not UTF-8 text", line=line, column=column)
+            return None
+        try:
+            document = parse(text)
+        except JSONSyntaxError as error:
+            self.fail(relative, f"JSON syntax error: {error.message}",
+                      line=error.line, column=error.column)
+            return None
+        return FileContext(relative, document, self.problems)
+
+    # -- devices -----------------------------------------------------------------------------------
+    def device(self, parent: ObjectView, key: str, kind: str) -> DeviceConfig | None:
+        view = parent.obj(key)
+        if view is None:
+            return None
+        catalog = _CATALOGS[kind]
+        type_name = view.string("type")
+        entry = None
+        if type_name is not None and view.ok("type"):
+            entry = catalog.get(type_name)
+            if entry is None:
+                self.unknown_type(view, type_name, kind, catalog)
+        bus = entry.bus if entry is not None else Bus.CAN
+        id_range = ID_RANGES.get(bus)
+        if id_range is not None:
+            device_id = view.integer("id", minimum=id_range[0], maximum=id_range[1])
+        else:
+            device_id = view.integer("id", 0)
+        canbus = view.string("canbus", None)
+        view.finish()
+        if entry is not None and bus is Bus.ANALOG and kind == "imu" and device_id not in (0, 1):
+            view.error("id", "the analog gyro must be on analog input 0 or 1", found=str(device_id))
+        if canbus is not None and canbus.strip().lower() in RIO_BUS_NAMES:
+            canbus = None
+        if entry is not None and canbus is not None and entry.vendor is not Vendor.CTRE_PHOENIX6:
+            view.warn("canbus", f"`{type_name}` is not a phoenix6 device; `canbus` is ignored")
+            canbus = None
+        if type_name is None or entry is None or not view.ok("id", "canbus"):
+            return None
+        return DeviceConfig(type_name, device_id, canbus)
+
+    def unknown_type(self, view: ObjectView, type_name: str, kind: str, catalog: Any) -> None:
+        accepted = ", ".join(sorted(catalog))
+        reason = UNSUPPORTED.get(type_name)
+        if reason is not None:
+            view.error("type", f"`{type_name}` is not supported: {reason}", expected=f"one of {accepted}")
+            return
+        wrong_kind = [k for k, other in _CATALOGS.items() if other is not catalog and type_name in other]
+        close = suggest(type_name, catalog)
+        message = f"unknown {kind} type `{type_name}`"
+        if wrong_kind:
+            message += f" (that is a {wrong_kind[0]} type)"
+        if close:
+            message += f"; did you mean `{close}`?"
+        view.error("type", message, expected=f"one of {accepted}")
+
+    def place(self, bucket: list[_PlacedDevice], file: FileContext, field: str,
+              device: DeviceConfig | None) -> None:
+        if device is None:
+            return
+        line, column = file.document.position((field,))
+        bucket.append(_PlacedDevice(file.file, field, device, line, column))
+
+    def check_duplicate_ids(self) -> None:
+        def key(placed: _PlacedDevice, catalog: Any) -> tuple[str, str, int] | None:
+            entry = catalog[placed.device.type]
+            if entry.bus in (Bus.ATTACHED, Bus.PORT, Bus.NONE):
+                return None
+            bus_name = (placed.device.canbus or "rio") if entry.bus is Bus.CAN else ""
+            return (entry.bus.value, bus_name, placed.device.id)
+
+        for bucket, catalog, what in (
+            (self.motors, MOTOR_TYPES, "motor controllers"),
+            (self.encoders, ENCODER_TYPES, "absolute encoders"),
+        ):
+            first: dict[tuple[str, str, int], _PlacedDevice] = {}
+            for placed in bucket:
+                slot = key(placed, catalog)
+                if slot is None:
+                    continue
+                earlier = first.setdefault(slot, placed)
+                if earlier is placed:
+                    continue
+                bus_kind, bus_name, number = slot
+                where = f"CAN id {number} on bus `{bus_name}`" if bus_kind == "can" else (
+                    f"{bus_kind.upper()} channel {number}")
+                self.problems.append(Problem(
+                    placed.file, f"{placed.field}.id",
+                    f"{where} is used by two {what}: also {earlier.file} `{earlier.field}`",
+                    line=placed.line, column=placed.column,
+                ))
+
+    # -- files' contents ---------------------------------------------------------------------------
+    def conversion_factors(self, parent: ObjectView) -> ConversionFactors:
+        if parent.has("conversionFactor"):
+            parent.ignore("conversionFactor")
+            legacy = parent.data["conversionFactor"]
+            hint = ""
+            if isinstance(legacy, dict):
+                hint = (f": write \"conversionFactors\": {{\"drive\": {{\"factor\": "
+                        f"{legacy.get('drive', 0)}}}, \"angle\": {{\"factor\": {legacy.get('angle', 0)}}}}}")
+            parent.error("conversionFactor",
+                         "`conversionFactor` is the pre-2024 format and is not read" + hint,
+                         expected="conversionFactors", found=describe(legacy))
+        view = parent.obj("conversionFactors", required=False)
+        if view is None:
+            return ConversionFactors()
+        angle = AngleConversion()
+        drive = DriveConversion()
+        angle_view = view.obj("angle", required=False)
+        if angle_view is not None:
+            angle = AngleConversion(
+                gear_ratio=angle_view.number("gearRatio", 0.0, minimum=0,
+                                             unit="motor rotations per module rotation"),
+                factor=angle_view.number("factor", 0.0, minimum=0,
+                                         unit="degrees per motor rotation"),
+            )
+            angle_view.finish()
+        drive_view = view.obj("drive", required=False)
+        if drive_view is not None:
+            drive = DriveConversion(
+                gear_ratio=drive_view.number("gearRatio", 0.0, minimum=0,
+                                             unit="motor rotations per wheel rotation"),
+                diameter_in=drive_view.number("diameter", 0.0, minimum=0, unit="inches"),
+                factor=drive_view.number("factor", 0.0, minimum=0, unit="metres per motor rotation"),
+            )
+            drive_view.finish()
+        view.finish()
+        return ConversionFactors(angle, drive)
+
+    def resolve_conversion(self, module: ObjectView, own: ConversionFactors,
+                           physical: ConversionFactors) -> ResolvedConversion | None:
+        def pick(mine: float, theirs: float) -> float:
+            return mine if mine != 0 else theirs
+
+        angle_factor = pick(own.angle.factor, physical.angle.factor)
+        angle_ratio = pick(own.angle.gear_ratio, physical.angle.gear_ratio)
+        drive_factor = pick(own.drive.factor, physical.drive.factor)
+        drive_ratio = pick(own.drive.gear_ratio, physical.drive.gear_ratio)
+        diameter = pick(own.drive.diameter_in, physical.drive.diameter_in)
+        where = f"{PHYSICAL_FILE} or this module file"
+        ok = True
+        if angle_factor == 0 and angle_ratio == 0:
+            module.error("conversionFactors.angle",
+                         f"no angle conversion: set conversionFactors.angle.gearRatio in {where}",
+                         expected="gearRatio (motor rotations per module rotation) or factor")
+            ok = False
+        if drive_factor == 0 and (drive_ratio == 0 or diameter == 0):
+            missing = [n for n, v in (("gearRatio", drive_ratio), ("diameter", diameter)) if v == 0]
+            module.error("conversionFactors.drive",
+                         f"no drive conversion: set conversionFactors.drive.{' and '.join(missing)} "
+                         f"in {where}",
+                         expected="gearRatio and diameter (inches), or factor (metres per rotation)")
+            ok = False
+        if not ok:
+            return None
+        angle_deg = angle_factor if angle_factor != 0 else 360.0 / angle_ratio
+        drive_m = drive_factor if drive_factor != 0 else math.pi * diameter * INCH / drive_ratio
+        for name, value in (("angle", angle_deg), ("drive", drive_m)):
+            if not math.isfinite(value) or value <= 0:
+                module.error(f"conversionFactors.{name}", "the conversion factor works out unusable",
+                             expected="a finite, positive factor", found=repr(value))
+                ok = False
+        if not ok:
+            return None
+        return ResolvedConversion(
+            angle_deg_per_rotation=angle_deg,
+            drive_m_per_rotation=drive_m,
+            angle_gear_ratio=angle_ratio if angle_ratio != 0 else 360.0 / angle_factor,
+            drive_gear_ratio=drive_ratio if drive_ratio != 0 else None,
+            wheel_diameter_m=diameter * INCH if diameter != 0 else None,
+        )
+
+    def drive_file(self) -> tuple[DriveConfig | None, list[tuple[str, FileContext, int]]]:
+        file = self.open(DRIVE_FILE, required=True)
+        root = file.root() if file else None
+        if file is None or root is None:
+            return None, []
+        imu = self.device(root, "imu", "imu")
+        inverted = self.imu_inversion(root)
+        max_speed = root.number("maxSpeed", 0.0, above=0, unit="metres per second") \
+            if root.has("maxSpeed") else None
+        names = self.module_names(root, file)
+        root.finish()
+        if imu is None or inverted is None:
+            return None, names
+        config = DriveConfig(imu, inverted, tuple(n for n, _, _ in names), max_speed)
+        return config, names
+
+    def imu_inversion(self, root: ObjectView) -> bool | None:
+        spellings = [k for k in ("invertedIMU", "invertIMU") if root.has(k)]
+        values = {k: root.boolean(k, False) for k in spellings}
+        if not root.ok(*spellings):
+            return None
+        if len(values) == 2 and values["invertedIMU"] != values["invertIMU"]:
+            root.error("invertIMU",
+                       "`invertedIMU` and `invertIMU` are the same setting and disagree; keep one",
+                       expected=f"{str(values['invertedIMU']).lower()} (as invertedIMU)",
+                       found=str(values["invertIMU"]).lower())
+            return None
+        return next(iter(values.values()), False)
+
+    def module_names(self, root: ObjectView, file: FileContext) -> list[tuple[str, FileContext, int]]:
+        entries = root.array("modules")
+        if entries is None:
+            return []
+        if not entries:
+            root.error("modules", "no modules listed", expected="at least two module file names",
+                       found="an empty array")
+            return []
+        result: list[tuple[str, FileContext, int]] = []
+        seen: set[str] = set()
+        for index, entry in enumerate(entries):
+            path = ("modules", index)
+            if not isinstance(entry, str):
+                file.report(path, "wrong type", expected="a module file name", found=describe(entry))
+                continue
+            problem = _module_name_problem(entry)
+            if problem:
+                file.report(path, problem, expected="a file name inside modules/, like frontleft.json",
+                            found=repr(entry))
+                continue
+            name = entry[:-5] if entry.endswith(".json") else entry
+            if name in seen:
+                file.report(path, f"module `{name}` is listed twice")
+                continue
+            seen.add(name)
+            result.append((name, file, index))
+        if len(entries) == 1:
+            root.error("modules", "a swerve drive needs at least two modules", found="one module")
+        return result
+
+    def module_file(self, name: str, listed_in: FileContext, index: int,
+                    physical: ConversionFactors) -> ModuleConfig | None:
+        relative = f"{MODULES_DIR}/{name}.json"
+        if not (self.directory / relative).is_file():
+            listed_in.report(("modules", index), f"module file {relative} does not exist",
+                             expected=f"a file at {self.directory / relative}")
+            return None
+        file = self.open(relative, required=True)
+        root = file.root() if file else None
+        if file is None or root is None:
+            return None
+        drive = self.device(root, "drive", "motor")
+        angle = self.device(root, "angle", "motor")
+        encoder = self.device(root, "encoder", "encoder")
+        self.place(self.motors, file, "drive", drive)
+        self.place(self.motors, file, "angle", angle)
+        self.place(self.encoders, file, "encoder", encoder)
+        if angle is not None and encoder is not None:
+            needs = ENCODER_TYPES[encoder.type].requires_controller
+            controller = MOTOR_TYPES[angle.type].controller
+            if needs and controller not in needs:
+                file.report(("encoder", "type"),
+                            f"`{encoder.type}` is plugged into the angle motor controller, "
+                            f"which must be a {' or '.join(needs)}",
+                            expected=f"angle motor of type {' or '.join(needs)}",
+                            found=f"`{angle.type}`")
+                encoder = None
+        inverted = self.inversion(root)
+        abs_inverted = root.boolean("absoluteEncoderInverted", False)
+        offset_required = encoder is None or encoder.type != "none"
+        offset = root.number("absoluteEncoderOffset", REQUIRED if offset_required else 0.0,
+                             unit="degrees")
+        if root.ok("absoluteEncoderOffset") and abs(offset) > 3600:
+            root.warn("absoluteEncoderOffset", f"offset {offset:g}° is more than ten turns")
+        location = self.location(root)
+        own = self.conversion_factors(root)
+        cosine = root.boolean("useCosineCompensator", True)
+        root.finish()
+        conversion = self.resolve_conversion(root, own, physical)
+        if None in (drive, angle, encoder, inverted, location, conversion) or not root.ok(
+            "absoluteEncoderInverted", "absoluteEncoderOffset", "useCosineCompensator"
+        ):
+            return None
+        assert drive and angle and encoder and inverted and location and conversion
+        return ModuleConfig(
+            name=name, file=relative, drive=drive, angle=angle, encoder=encoder,
+            inverted=inverted, absolute_encoder_inverted=abs_inverted,
+            absolute_encoder_offset_deg=offset, location=location, conversion=conversion,
+            use_cosine_compensator=cosine, conversion_factors=own,
+        )
+
+    def inversion(self, root: ObjectView) -> MotorInversion | None:
+        view = root.obj("inverted")
+        if view is None:
+            return None
+        drive = view.boolean("drive")
+        angle = view.boolean("angle")
+        view.finish()
+        return MotorInversion(drive, angle) if view.ok("drive", "angle") else None
+
+    def location(self, root: ObjectView) -> Location | None:
+        view = root.obj("location")
+        if view is None:
+            return None
+        for legacy in ("x", "y"):
+            if view.has(legacy):
+                view.ignore(legacy)
+                view.warn(legacy, f"`location.{legacy}` is the 2023 format and is ignored; "
+                                  "use `front` and `left` (inches)")
+        front = view.number("front", unit="inches, forward positive")
+        left = view.number("left", unit="inches, left positive")
+        view.finish()
+        if not view.ok("front", "left"):
+            return None
+        if front == 0 and left == 0:
+            root.error("location", "the module is at the robot centre (front and left both 0)",
+                       expected="the wheel's distance from the robot centre in inches",
+                       found="front 0, left 0")
+            return None
+        return Location(front, left)
+
+    def pidf(self, parent: ObjectView, key: str, *, required: bool = True,
+             default: PIDF | None = None) -> PIDF | None:
+        view = parent.obj(key, required=required)
+        if view is None:
+            return default
+        base = default or PIDF()
+        p = view.number("p", base.p, minimum=0)
+        i = view.number("i", base.i, minimum=0)
+        d = view.number("d", base.d, minimum=0)
+        f = view.number("f", base.f)
+        iz = view.number("iz", base.iz, minimum=0)
+        low, high = base.output_min, base.output_max
+        output = view.obj("output", required=False)
+        if output is not None:
+            low = output.number("min", base.output_min, minimum=-1, maximum=1)
+            high = output.number("max", base.output_max, minimum=-1, maximum=1)
+            output.finish()
+            if output.ok("min", "max") and low >= high:
+                output.error(None, "output.min must be below output.max",
+                             found=f"min {low:g}, max {high:g}")
+        view.finish()
+        return PIDF(p=p, i=i, d=d, f=f, iz=iz, output_min=low, output_max=high)
+
+    def physical_file(self) -> PhysicalProperties | None:
+        file = self.open(PHYSICAL_FILE, required=False)
+        root = file.root() if file else None
+        if root is None:
+            return None
+        default = PhysicalProperties()
+        factors = self.conversion_factors(root)
+
+        def pair(key: str, value: Any, **bounds: float) -> Any:
+            return type(value)(*root.pair(key, (value.drive, value.angle), **bounds))
+
+        result = PhysicalProperties(
+            conversion_factors=factors,
+            current_limit=pair("currentLimit", default.current_limit, above=0),
+            ramp_rate=pair("rampRate", default.ramp_rate, minimum=0),
+            wheel_grip_coefficient_of_friction=root.number(
+                "wheelGripCoefficientOfFriction", default.wheel_grip_coefficient_of_friction, above=0),
+            optimal_voltage=root.number("optimalVoltage", default.optimal_voltage, above=0,
+                                        maximum=16, unit="volts"),
+            friction=pair("friction", default.friction, minimum=0),
+            steer_rotational_inertia=root.number(
+                "steerRotationalInertia", default.steer_rotational_inertia, above=0, unit="kg·m²"),
+            robot_mass_lb=root.number("robotMass", default.robot_mass_lb, above=0, unit="pounds"),
+        )
+        root.finish()
+        return result
+
+    def pidf_file(self) -> PIDFProperties | None:
+        file = self.open(PIDF_FILE, required=False)
+        root = file.root() if file else None
+        if root is None:
+            return None
+        drive = self.pidf(root, "drive")
+        angle = self.pidf(root, "angle")
+        root.finish()
+        return PIDFProperties(drive, angle) if drive and angle else None
+
+    def controller_file(self) -> ControllerProperties | None:
+        file = self.open(CONTROLLER_FILE, required=False)
+        root = file.root() if file else None
+        if root is None:
+            return None
+        deadband = root.number("angleJoystickRadiusDeadband", 0.0, minimum=0, maximum=1)
+        heading = self.pidf(root, "heading")
+        root.finish()
+        return ControllerProperties(deadband, heading) if heading else None
+
+    # -- the whole directory -------------------------------------------------------------------------
+    def load(self) -> SwerveConfig:
+        directory = self.directory
+        if not directory.is_dir():
+            what = "is not a directory" if directory.exists() else "does not exist"
+            raise ConfigError([Problem(str(directory), "", f"configuration directory {what}")],
+                              str(directory))
+        drive, names = self.drive_file()
+        physical = self.physical_file()
+        factors = physical.conversion_factors if physical else ConversionFactors()
+        modules = [self.module_file(name, file, index, factors) for name, file, index in names]
+        pidf = self.pidf_file()
+        controller = self.controller_file()
+        self.check_duplicate_ids()
+        self.check_module_layout([m for m in modules if m is not None])
+        errors = [p for p in self.problems if p.severity is Severity.ERROR]
+        if errors or drive is None or any(m is None for m in modules):
+            raise ConfigError(errors or self.problems, str(directory))
+        warnings = tuple(p for p in self.problems if p.severity is Severity.WARNING)
+        return SwerveConfig(
+            directory=str(directory), drive=drive,
+            modules=tuple(m for m in modules if m is not None),
+            physical=physical, pidf=pidf, controller=controller, warnings=warnings,
+        )
+
+    def check_module_layout(self, modules: list[ModuleConfig]) -> None:
+        seen: dict[tuple[float, float], ModuleConfig] = {}
+        for module in modules:
+            spot = (module.location.front_in, module.location.left_in)
+            other = seen.setdefault(spot, module)
+            if other is not module:
+                self.problems.append(Problem(
+                    module.file, "location",
+                    f"same location as {other.file}; two wheels cannot share a place",
+                    found=f"front {spot[0]:g}, left {spot[1]:g}"))
+
+
+def _module_name_problem(entry: str) -> str | None:
+    """Why ``entry`` cannot name a module file inside ``modules/`` (None when it can)."""
+    stem = entry[:-5] if entry.endswith(".json") else entry
+    if not stem.strip():
+        return "empty module name"
+    if "\x00" in entry or any(ch in entry for ch in "/\\") or os.path.isabs(entry) or ":" in entry:
+        return "module names must be plain file names inside modules/ (no paths)"
+    if stem in (".", "..") or stem.startswith("."):
+        return "module names must not start with a dot"
+    if f"{stem}.json" in RESERVED_MODULE_FILES:
+        return f"`{entry}` is a properties file, not a module"
+    return None
+
+
+def load_directory(directory: str | os.PathLike[str]) -> SwerveConfig:
+    """Read and validate a configuration directory; raise :class:`ConfigError` listing every error."""
+    return _Loader(Path(directory)).load()

@@ -1,0 +1,1 @@
+"""Device adapters behind small interfaces, one package per vendor, chosen by type string."""

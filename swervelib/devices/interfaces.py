@@ -1,0 +1,150 @@
+"""The three small interfaces every vendor adapter implements, and their simulation hooks.
+
+Conventions (the spec's: counter-clockwise positive seen from above):
+
+* Angle motors work in **degrees of module rotation** (after inversion and gear ratio).
+* Drive motors work in **metres of wheel travel** (after inversion and conversion), m/s for speed.
+* Absolute encoders report **degrees in [0, 360)** after ``absoluteEncoderInverted``, before the offset.
+* IMUs report **yaw in degrees** after ``invertedIMU``, before any zeroing, not wrapped; the yaw rate
+  goes through the inversion too.
+
+Simulation hooks speak the **physical frame** of the device: what the un-inverted hardware would
+see or do. A physics model writes the rotor position of the motor *as the bare motor turns* and the
+reading the bare sensor would give; the adapter (or the vendor simulator) then applies the
+configured inversion, exactly as the real device would. So a wrong flag misbehaves in simulation as
+it would on the robot.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Sequence
+from typing import Any
+
+
+class MotorSim(ABC):
+    """Simulation access to one motor controller, in the bare motor's frame."""
+
+    @abstractmethod
+    def applied_voltage(self) -> float:
+        """Volts the controller applies to the motor, positive = the bare motor's positive way."""
+
+    @abstractmethod
+    def set_rotor(self, rotations: float, rotations_per_second: float, dt: float) -> None:
+        """Tell the controller where the bare rotor is (before gearing, before inversion)."""
+
+
+class EncoderSim(ABC):
+    """Simulation access to one absolute encoder, in the bare sensor's frame."""
+
+    @abstractmethod
+    def set_raw(self, rotations: float, rotations_per_second: float) -> None:
+        """The reading the bare (un-inverted) sensor would give, in rotations (any value; it wraps)."""
+
+    def set_connected(self, connected: bool) -> None:  # noqa: B027 - optional hook
+        """Simulate an unplugged or dead sensor (not every sensor supports this)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot simulate a disconnect")
+
+    def set_magnet_fault(self, bad: bool) -> None:  # noqa: B027 - optional hook
+        """Simulate a bad magnet (only sensors that report magnet health)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot simulate a magnet fault")
+
+
+class ImuSim(ABC):
+    """Simulation access to one IMU, in the bare device's frame."""
+
+    @abstractmethod
+    def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
+        """The yaw the bare (un-inverted) device would report, and its rate."""
+
+    def set_connected(self, connected: bool) -> None:  # noqa: B027 - optional hook
+        """Simulate a disconnected IMU (not every IMU supports this)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot simulate a disconnect")
+
+
+class Device(ABC):
+    """What every adapter has: a label for messages, a refresh, and a fault report."""
+
+    label: str
+
+    def refresh(self) -> None:  # noqa: B027 - optional hook
+        """Fetch fresh readings from the device (no-op where reads are always fresh)."""
+
+    def status_signals(self) -> Sequence[Any]:
+        """phoenix6 status signals, so the drive can refresh a whole vendor in one call."""
+        return ()
+
+    def fault(self) -> str | None:
+        """A short description of what is wrong with the device now, or None."""
+        return None
+
+
+class SwerveMotor(Device):
+    """A drive motor (metres) or an angle motor (degrees of module rotation)."""
+
+    @abstractmethod
+    def set_voltage(self, volts: float) -> None:
+        """Open-loop output."""
+
+    @abstractmethod
+    def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
+        """Closed-loop velocity on the controller (drive motors: m/s), with an added feedforward."""
+
+    @abstractmethod
+    def set_angle(self, degrees: float) -> None:
+        """Closed-loop position with continuous wrap (angle motors: module degrees)."""
+
+    @abstractmethod
+    def get_position(self) -> float:
+        """Metres (drive) or degrees (angle), after inversion and conversion; not wrapped."""
+
+    @abstractmethod
+    def get_velocity(self) -> float:
+        """m/s (drive) or degrees/s (angle), after inversion and conversion."""
+
+    @abstractmethod
+    def set_position(self, value: float) -> None:
+        """Seed the relative encoder (metres or degrees)."""
+
+    @abstractmethod
+    def set_brake(self, brake: bool) -> None:
+        """Idle mode: brake (True) or coast (False)."""
+
+    @property
+    @abstractmethod
+    def sim(self) -> MotorSim:
+        """The simulation hook."""
+
+
+class AbsoluteEncoder(Device):
+    """An absolute angle sensor on a module."""
+
+    @abstractmethod
+    def get_absolute_degrees(self) -> float:
+        """Degrees in [0, 360), after ``absoluteEncoderInverted``, before the offset."""
+
+    @abstractmethod
+    def get_velocity_dps(self) -> float:
+        """Degrees per second, after inversion (0 where the sensor cannot tell)."""
+
+    @property
+    @abstractmethod
+    def sim(self) -> EncoderSim:
+        """The simulation hook."""
+
+
+class Imu(Device):
+    """A gyroscope giving the robot's yaw."""
+
+    @abstractmethod
+    def get_raw_yaw_degrees(self) -> float:
+        """Yaw in degrees after ``invertedIMU``, before zeroing, not wrapped."""
+
+    @abstractmethod
+    def get_yaw_rate_dps(self) -> float:
+        """Yaw rate in degrees per second, after ``invertedIMU``."""
+
+    @property
+    @abstractmethod
+    def sim(self) -> ImuSim:
+        """The simulation hook."""

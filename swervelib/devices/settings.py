@@ -1,0 +1,120 @@
+"""Per-device settings derived from the configuration: what an adapter needs, nothing more.
+
+Pure Python. Adapters take these instead of the whole configuration, so each adapter only knows
+about its own device.
+"""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass
+
+from swervelib.config.catalog import (
+    ENCODER_TYPES,
+    IMU_TYPES,
+    MOTOR_FREE_SPEED_RPS,
+    MOTOR_TYPES,
+    EncoderType,
+    ImuType,
+    MotorType,
+)
+from swervelib.config.model import PIDF, DeviceConfig, ModuleConfig, SwerveConfig
+
+
+class Role(enum.Enum):
+    DRIVE = "drive"
+    ANGLE = "angle"
+
+
+@dataclass(frozen=True, slots=True)
+class MotorSettings:
+    """Everything a motor adapter applies at start-up.
+
+    ``units_per_rotation``: degrees of module rotation (angle) or metres of wheel travel (drive) per
+    motor rotation. ``pidf`` is None when pidfproperties.json does not exist: the adapter then uses
+    its vendor's sensible default gains.
+    """
+
+    label: str
+    role: Role
+    device: DeviceConfig
+    motor_type: MotorType
+    inverted: bool
+    brake: bool
+    current_limit_a: float
+    ramp_rate_s: float
+    units_per_rotation: float
+    optimal_voltage: float
+    pidf: PIDF | None
+
+    @property
+    def free_speed(self) -> float:
+        """Mechanism free speed at 12 V: m/s (drive) or degrees/s (angle)."""
+        return MOTOR_FREE_SPEED_RPS[self.motor_type.motor] * self.units_per_rotation
+
+    @property
+    def gear_ratio(self) -> float:
+        """Motor rotations per mechanism rotation (angle) or per metre (drive)."""
+        per = 360.0 if self.role is Role.ANGLE else 1.0
+        return per / self.units_per_rotation
+
+
+@dataclass(frozen=True, slots=True)
+class EncoderSettings:
+    label: str
+    device: DeviceConfig
+    encoder_type: EncoderType
+    inverted: bool
+
+
+@dataclass(frozen=True, slots=True)
+class ImuSettings:
+    label: str
+    device: DeviceConfig
+    imu_type: ImuType
+    inverted: bool
+
+
+def motor_settings(config: SwerveConfig, module: ModuleConfig, role: Role) -> MotorSettings:
+    physical = config.physical_or_default
+    drive = role is Role.DRIVE
+    device = module.drive if drive else module.angle
+    pidf = None
+    if config.pidf is not None:
+        pidf = config.pidf.drive if drive else config.pidf.angle
+    return MotorSettings(
+        label=f"{module.name} {role.value} motor ({device.type} {device.id})",
+        role=role,
+        device=device,
+        motor_type=MOTOR_TYPES[device.type],
+        inverted=module.inverted.drive if drive else module.inverted.angle,
+        brake=drive,
+        current_limit_a=physical.current_limit.drive if drive else physical.current_limit.angle,
+        ramp_rate_s=physical.ramp_rate.drive if drive else physical.ramp_rate.angle,
+        units_per_rotation=(
+            module.conversion.drive_m_per_rotation
+            if drive
+            else module.conversion.angle_deg_per_rotation
+        ),
+        optimal_voltage=physical.optimal_voltage,
+        pidf=pidf,
+    )
+
+
+def encoder_settings(module: ModuleConfig) -> EncoderSettings:
+    return EncoderSettings(
+        label=f"{module.name} absolute encoder ({module.encoder.type} {module.encoder.id})",
+        device=module.encoder,
+        encoder_type=ENCODER_TYPES[module.encoder.type],
+        inverted=module.absolute_encoder_inverted,
+    )
+
+
+def imu_settings(config: SwerveConfig) -> ImuSettings:
+    imu = config.drive.imu
+    return ImuSettings(
+        label=f"IMU ({imu.type} {imu.id})",
+        device=imu,
+        imu_type=IMU_TYPES[imu.type],
+        inverted=config.drive.imu_inverted,
+    )
