@@ -58,13 +58,18 @@ class Problem:
 class ConfigError(Exception):
     """A configuration directory that cannot be used. ``problems`` lists every error found."""
 
-    def __init__(self, problems: Iterable[Problem], directory: str = "") -> None:
+    def __init__(
+        self, problems: Iterable[Problem], directory: str = "", warnings: Iterable[Problem] = ()
+    ) -> None:
         self.problems: tuple[Problem, ...] = tuple(problems)
+        self.warnings: tuple[Problem, ...] = tuple(warnings)
         self.directory = directory
         where = f" in {directory}" if directory else ""
         count = len(self.problems)
         header = f"{count} configuration problem{'s' if count != 1 else ''}{where}:"
         super().__init__("\n".join([header, *(f"  {p.format()}" for p in self.problems)]))
 
-    def __reduce__(self) -> tuple[type[ConfigError], tuple[tuple[Problem, ...], str]]:
-        return (ConfigError, (self.problems, self.directory))
+    def __reduce__(
+        self,
+    ) -> tuple[type[ConfigError], tuple[tuple[Problem, ...], str, tuple[Problem, ...]]]:
+        return (ConfigError, (self.problems, self.directory, self.warnings))

@@ -97,7 +97,9 @@ class FileContext:
     def root(self) -> ObjectView | None:
         value = self.document.value
         if not isinstance(value, dict):
-            self.report((), "the file must hold a JSON object", expected="{...}", found=describe(value))
+            self.report(
+                (), "the file must hold a JSON object", expected="{...}", found=describe(value)
+            )
             return None
         for duplicate in self.document.duplicates:
             self.problems.append(
@@ -184,12 +186,15 @@ class ObjectView:
             self.error(key, "not a finite number", expected=what, found=describe(value))
             return fallback
         if minimum is not None and number < minimum:
-            self.error(key, "out of range", expected=f"a number >= {minimum:g}", found=f"{value!r}")
+            expected = f"a number >= {minimum:g}"
         elif above is not None and number <= above:
-            self.error(key, "out of range", expected=f"a number > {above:g}", found=f"{value!r}")
+            expected = f"a number > {above:g}"
         elif maximum is not None and number > maximum:
-            self.error(key, "out of range", expected=f"a number <= {maximum:g}", found=f"{value!r}")
-        return number
+            expected = f"a number <= {maximum:g}"
+        else:
+            return number
+        self.error(key, "out of range", expected=expected, found=f"{value!r}")
+        return fallback
 
     def integer(
         self,
@@ -213,10 +218,12 @@ class ObjectView:
         low = "" if minimum is None else str(minimum)
         high = "" if maximum is None else str(maximum)
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            self.error(key, "out of range", expected=f"an integer in {low}..{high}", found=str(value))
+            self.error(
+                key, "out of range", expected=f"an integer in {low}..{high}", found=str(value)
+            )
         return value
 
-    def string(self, key: str, default: str | None | _Required = REQUIRED) -> str | None:
+    def string(self, key: str, default: str | _Required | None = REQUIRED) -> str | None:
         present, value = self._fetch(key, default, "a string")
         if not present:
             return value if isinstance(value, str) else None
@@ -247,8 +254,13 @@ class ObjectView:
         return value
 
     def pair(
-        self, key: str, default: tuple[float, float] | None, *, above: float | None = None,
-        minimum: float | None = None, unit: str = "",
+        self,
+        key: str,
+        default: tuple[float, float] | None,
+        *,
+        above: float | None = None,
+        minimum: float | None = None,
+        unit: str = "",
     ) -> tuple[float, float]:
         """A ``{"drive": x, "angle": y}`` object; missing halves take the default."""
         fallback = default or (0.0, 0.0)
@@ -256,8 +268,9 @@ class ObjectView:
         if view is None:
             return fallback
         pick: dict[str, float | _Required] = (
-            {"drive": fallback[0], "angle": fallback[1]} if default else
-            {"drive": REQUIRED, "angle": REQUIRED}
+            {"drive": fallback[0], "angle": fallback[1]}
+            if default
+            else {"drive": REQUIRED, "angle": REQUIRED}
         )
         drive = view.number("drive", pick["drive"], above=above, minimum=minimum, unit=unit)
         angle = view.number("angle", pick["angle"], above=above, minimum=minimum, unit=unit)

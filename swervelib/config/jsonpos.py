@@ -11,10 +11,13 @@ from __future__ import annotations
 
 import bisect
 import json
+import json.decoder
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from json.decoder import scanstring
 from typing import Any
+
+_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
 
 PathKey = tuple[str | int, ...]
 
@@ -132,7 +135,7 @@ class _Parser:
 
     def string(self, index: int) -> tuple[str, int]:
         try:
-            return scanstring(self.text, index + 1, True)
+            return _scanstring(self.text, index + 1, True)
         except json.JSONDecodeError as error:
             raise self.fail(error.msg, error.pos) from None
 

@@ -97,8 +97,12 @@ class _Loader:
             self.fail(relative, f"cannot read the file: {error.strerror or error}")
             return None
         if len(raw) > MAX_FILE_BYTES:
-            self.fail(relative, "file too large for a configuration file",
-                      expected=f"at most {MAX_FILE_BYTES} bytes", found=f"{len(raw)} bytes")
+            self.fail(
+                relative,
+                "file too large for a configuration file",
+                expected=f"at most {MAX_FILE_BYTES} bytes",
+                found=f"{len(raw)} bytes",
+            )
             return None
         try:
             text = raw.decode("utf-8-sig")
@@ -111,8 +115,12 @@ class _Loader:
         try:
             document = parse(text)
         except JSONSyntaxError as error:
-            self.fail(relative, f"JSON syntax error: {error.message}",
-                      line=error.line, column=error.column)
+            self.fail(
+                relative,
+                f"JSON syntax error: {error.message}",
+                line=error.line,
+                column=error.column,
+            )
             return None
         return FileContext(relative, document, self.problems)
 
@@ -151,9 +159,13 @@ class _Loader:
         accepted = ", ".join(sorted(catalog))
         reason = UNSUPPORTED.get(type_name)
         if reason is not None:
-            view.error("type", f"`{type_name}` is not supported: {reason}", expected=f"one of {accepted}")
+            view.error(
+                "type", f"`{type_name}` is not supported: {reason}", expected=f"one of {accepted}"
+            )
             return
-        wrong_kind = [k for k, other in _CATALOGS.items() if other is not catalog and type_name in other]
+        wrong_kind = [
+            k for k, other in _CATALOGS.items() if other is not catalog and type_name in other
+        ]
         close = suggest(type_name, catalog)
         message = f"unknown {kind} type `{type_name}`"
         if wrong_kind:
@@ -162,11 +174,16 @@ class _Loader:
             message += f"; did you mean `{close}`?"
         view.error("type", message, expected=f"one of {accepted}")
 
-    def place(self, bucket: list[_PlacedDevice], file: FileContext, field: str,
-              device: DeviceConfig | None) -> None:
+    def place(
+        self,
+        bucket: list[_PlacedDevice],
+        file: FileContext,
+        field: str,
+        device: DeviceConfig | None,
+    ) -> None:
         if device is None:
             return
-        line, column = file.document.position((field,))
+        line, column = file.document.position((field, "id"))
         bucket.append(_PlacedDevice(file.file, field, device, line, column))
 
     def check_duplicate_ids(self) -> None:
@@ -190,26 +207,47 @@ class _Loader:
                 if earlier is placed:
                     continue
                 bus_kind, bus_name, number = slot
-                where = f"CAN id {number} on bus `{bus_name}`" if bus_kind == "can" else (
-                    f"{bus_kind.upper()} channel {number}")
-                self.problems.append(Problem(
-                    placed.file, f"{placed.field}.id",
-                    f"{where} is used by two {what}: also {earlier.file} `{earlier.field}`",
-                    line=placed.line, column=placed.column,
-                ))
+                where = (
+                    f"CAN id {number} on bus `{bus_name}`"
+                    if bus_kind == "can"
+                    else (f"{bus_kind.upper()} channel {number}")
+                )
+                self.problems.append(
+                    Problem(
+                        placed.file,
+                        f"{placed.field}.id",
+                        f"{where} is used by two {what}: also {earlier.file} `{earlier.field}`",
+                        line=placed.line,
+                        column=placed.column,
+                    )
+                )
 
     # -- files' contents ---------------------------------------------------------------------------
-    def conversion_factors(self, parent: ObjectView) -> ConversionFactors:
+    def error_count(self) -> int:
+        return sum(1 for p in self.problems if p.severity is Severity.ERROR)
+
+    def conversion_factors(self, parent: ObjectView) -> ConversionFactors | None:
+        """``conversionFactors`` as written (None when it has errors, already reported)."""
+        errors_before = self.error_count()
+        factors = self._conversion_factors(parent)
+        return factors if self.error_count() == errors_before else None
+
+    def _conversion_factors(self, parent: ObjectView) -> ConversionFactors:
         if parent.has("conversionFactor"):
             parent.ignore("conversionFactor")
             legacy = parent.data["conversionFactor"]
             hint = ""
             if isinstance(legacy, dict):
-                hint = (f": write \"conversionFactors\": {{\"drive\": {{\"factor\": "
-                        f"{legacy.get('drive', 0)}}}, \"angle\": {{\"factor\": {legacy.get('angle', 0)}}}}}")
-            parent.error("conversionFactor",
-                         "`conversionFactor` is the pre-2024 format and is not read" + hint,
-                         expected="conversionFactors", found=describe(legacy))
+                hint = (
+                    f': write "conversionFactors": {{"drive": {{"factor": '
+                    f'{legacy.get("drive", 0)}}}, "angle": {{"factor": {legacy.get("angle", 0)}}}}}'
+                )
+            parent.error(
+                "conversionFactor",
+                "`conversionFactor` is the pre-2024 format and is not read" + hint,
+                expected="conversionFactors",
+                found=describe(legacy),
+            )
         view = parent.obj("conversionFactors", required=False)
         if view is None:
             return ConversionFactors()
@@ -218,26 +256,32 @@ class _Loader:
         angle_view = view.obj("angle", required=False)
         if angle_view is not None:
             angle = AngleConversion(
-                gear_ratio=angle_view.number("gearRatio", 0.0, minimum=0,
-                                             unit="motor rotations per module rotation"),
-                factor=angle_view.number("factor", 0.0, minimum=0,
-                                         unit="degrees per motor rotation"),
+                gear_ratio=angle_view.number(
+                    "gearRatio", 0.0, minimum=0, unit="motor rotations per module rotation"
+                ),
+                factor=angle_view.number(
+                    "factor", 0.0, minimum=0, unit="degrees per motor rotation"
+                ),
             )
             angle_view.finish()
         drive_view = view.obj("drive", required=False)
         if drive_view is not None:
             drive = DriveConversion(
-                gear_ratio=drive_view.number("gearRatio", 0.0, minimum=0,
-                                             unit="motor rotations per wheel rotation"),
+                gear_ratio=drive_view.number(
+                    "gearRatio", 0.0, minimum=0, unit="motor rotations per wheel rotation"
+                ),
                 diameter_in=drive_view.number("diameter", 0.0, minimum=0, unit="inches"),
-                factor=drive_view.number("factor", 0.0, minimum=0, unit="metres per motor rotation"),
+                factor=drive_view.number(
+                    "factor", 0.0, minimum=0, unit="metres per motor rotation"
+                ),
             )
             drive_view.finish()
         view.finish()
         return ConversionFactors(angle, drive)
 
-    def resolve_conversion(self, module: ObjectView, own: ConversionFactors,
-                           physical: ConversionFactors) -> ResolvedConversion | None:
+    def resolve_conversion(
+        self, module: ObjectView, own: ConversionFactors, physical: ConversionFactors
+    ) -> ResolvedConversion | None:
         def pick(mine: float, theirs: float) -> float:
             return mine if mine != 0 else theirs
 
@@ -249,16 +293,20 @@ class _Loader:
         where = f"{PHYSICAL_FILE} or this module file"
         ok = True
         if angle_factor == 0 and angle_ratio == 0:
-            module.error("conversionFactors.angle",
-                         f"no angle conversion: set conversionFactors.angle.gearRatio in {where}",
-                         expected="gearRatio (motor rotations per module rotation) or factor")
+            module.error(
+                "conversionFactors.angle",
+                f"no angle conversion: set conversionFactors.angle.gearRatio in {where}",
+                expected="gearRatio (motor rotations per module rotation) or factor",
+            )
             ok = False
         if drive_factor == 0 and (drive_ratio == 0 or diameter == 0):
             missing = [n for n, v in (("gearRatio", drive_ratio), ("diameter", diameter)) if v == 0]
-            module.error("conversionFactors.drive",
-                         f"no drive conversion: set conversionFactors.drive.{' and '.join(missing)} "
-                         f"in {where}",
-                         expected="gearRatio and diameter (inches), or factor (metres per rotation)")
+            module.error(
+                "conversionFactors.drive",
+                f"no drive conversion: set conversionFactors.drive.{' and '.join(missing)} "
+                f"in {where}",
+                expected="gearRatio and diameter (inches), or factor (metres per rotation)",
+            )
             ok = False
         if not ok:
             return None
@@ -266,8 +314,12 @@ class _Loader:
         drive_m = drive_factor if drive_factor != 0 else math.pi * diameter * INCH / drive_ratio
         for name, value in (("angle", angle_deg), ("drive", drive_m)):
             if not math.isfinite(value) or value <= 0:
-                module.error(f"conversionFactors.{name}", "the conversion factor works out unusable",
-                             expected="a finite, positive factor", found=repr(value))
+                module.error(
+                    f"conversionFactors.{name}",
+                    "the conversion factor works out unusable",
+                    expected="a finite, positive factor",
+                    found=repr(value),
+                )
                 ok = False
         if not ok:
             return None
@@ -286,8 +338,11 @@ class _Loader:
             return None, []
         imu = self.device(root, "imu", "imu")
         inverted = self.imu_inversion(root)
-        max_speed = root.number("maxSpeed", 0.0, above=0, unit="metres per second") \
-            if root.has("maxSpeed") else None
+        max_speed = (
+            root.number("maxSpeed", 0.0, above=0, unit="metres per second")
+            if root.has("maxSpeed")
+            else None
+        )
         names = self.module_names(root, file)
         root.finish()
         if imu is None or inverted is None:
@@ -301,32 +356,46 @@ class _Loader:
         if not root.ok(*spellings):
             return None
         if len(values) == 2 and values["invertedIMU"] != values["invertIMU"]:
-            root.error("invertIMU",
-                       "`invertedIMU` and `invertIMU` are the same setting and disagree; keep one",
-                       expected=f"{str(values['invertedIMU']).lower()} (as invertedIMU)",
-                       found=str(values["invertIMU"]).lower())
+            root.error(
+                "invertIMU",
+                "`invertedIMU` and `invertIMU` are the same setting and disagree; keep one",
+                expected=f"{str(values['invertedIMU']).lower()} (as invertedIMU)",
+                found=str(values["invertIMU"]).lower(),
+            )
             return None
         return next(iter(values.values()), False)
 
-    def module_names(self, root: ObjectView, file: FileContext) -> list[tuple[str, FileContext, int]]:
+    def module_names(
+        self, root: ObjectView, file: FileContext
+    ) -> list[tuple[str, FileContext, int]]:
         entries = root.array("modules")
         if entries is None:
             return []
         if not entries:
-            root.error("modules", "no modules listed", expected="at least two module file names",
-                       found="an empty array")
+            root.error(
+                "modules",
+                "no modules listed",
+                expected="at least two module file names",
+                found="an empty array",
+            )
             return []
         result: list[tuple[str, FileContext, int]] = []
         seen: set[str] = set()
         for index, entry in enumerate(entries):
             path = ("modules", index)
             if not isinstance(entry, str):
-                file.report(path, "wrong type", expected="a module file name", found=describe(entry))
+                file.report(
+                    path, "wrong type", expected="a module file name", found=describe(entry)
+                )
                 continue
             problem = _module_name_problem(entry)
             if problem:
-                file.report(path, problem, expected="a file name inside modules/, like frontleft.json",
-                            found=repr(entry))
+                file.report(
+                    path,
+                    problem,
+                    expected="a file name inside modules/, like frontleft.json",
+                    found=repr(entry),
+                )
                 continue
             name = entry[:-5] if entry.endswith(".json") else entry
             if name in seen:
@@ -338,12 +407,17 @@ class _Loader:
             root.error("modules", "a swerve drive needs at least two modules", found="one module")
         return result
 
-    def module_file(self, name: str, listed_in: FileContext, index: int,
-                    physical: ConversionFactors) -> ModuleConfig | None:
+    def module_file(
+        self, name: str, listed_in: FileContext, index: int, physical: ConversionFactors | None
+    ) -> ModuleConfig | None:
+        """One module file; ``physical`` is None when physicalproperties' factors had errors."""
         relative = f"{MODULES_DIR}/{name}.json"
         if not (self.directory / relative).is_file():
-            listed_in.report(("modules", index), f"module file {relative} does not exist",
-                             expected=f"a file at {self.directory / relative}")
+            listed_in.report(
+                ("modules", index),
+                f"module file {relative} does not exist",
+                expected=f"a file at {self.directory / relative}",
+            )
             return None
         file = self.open(relative, required=True)
         root = file.root() if file else None
@@ -359,34 +433,47 @@ class _Loader:
             needs = ENCODER_TYPES[encoder.type].requires_controller
             controller = MOTOR_TYPES[angle.type].controller
             if needs and controller not in needs:
-                file.report(("encoder", "type"),
-                            f"`{encoder.type}` is plugged into the angle motor controller, "
-                            f"which must be a {' or '.join(needs)}",
-                            expected=f"angle motor of type {' or '.join(needs)}",
-                            found=f"`{angle.type}`")
+                file.report(
+                    ("encoder", "type"),
+                    f"`{encoder.type}` is plugged into the angle motor controller, "
+                    f"which must be a {' or '.join(needs)}",
+                    expected=f"angle motor of type {' or '.join(needs)}",
+                    found=f"`{angle.type}`",
+                )
                 encoder = None
         inverted = self.inversion(root)
         abs_inverted = root.boolean("absoluteEncoderInverted", False)
         offset_required = encoder is None or encoder.type != "none"
-        offset = root.number("absoluteEncoderOffset", REQUIRED if offset_required else 0.0,
-                             unit="degrees")
+        offset = root.number(
+            "absoluteEncoderOffset", REQUIRED if offset_required else 0.0, unit="degrees"
+        )
         if root.ok("absoluteEncoderOffset") and abs(offset) > 3600:
             root.warn("absoluteEncoderOffset", f"offset {offset:g}° is more than ten turns")
         location = self.location(root)
         own = self.conversion_factors(root)
         cosine = root.boolean("useCosineCompensator", True)
         root.finish()
-        conversion = self.resolve_conversion(root, own, physical)
+        conversion = None
+        if own is not None and physical is not None:
+            conversion = self.resolve_conversion(root, own, physical)
         if None in (drive, angle, encoder, inverted, location, conversion) or not root.ok(
             "absoluteEncoderInverted", "absoluteEncoderOffset", "useCosineCompensator"
         ):
             return None
         assert drive and angle and encoder and inverted and location and conversion
         return ModuleConfig(
-            name=name, file=relative, drive=drive, angle=angle, encoder=encoder,
-            inverted=inverted, absolute_encoder_inverted=abs_inverted,
-            absolute_encoder_offset_deg=offset, location=location, conversion=conversion,
-            use_cosine_compensator=cosine, conversion_factors=own,
+            name=name,
+            file=relative,
+            drive=drive,
+            angle=angle,
+            encoder=encoder,
+            inverted=inverted,
+            absolute_encoder_inverted=abs_inverted,
+            absolute_encoder_offset_deg=offset,
+            location=location,
+            conversion=conversion,
+            use_cosine_compensator=cosine,
+            conversion_factors=own or ConversionFactors(),
         )
 
     def inversion(self, root: ObjectView) -> MotorInversion | None:
@@ -405,22 +492,29 @@ class _Loader:
         for legacy in ("x", "y"):
             if view.has(legacy):
                 view.ignore(legacy)
-                view.warn(legacy, f"`location.{legacy}` is the 2023 format and is ignored; "
-                                  "use `front` and `left` (inches)")
+                view.warn(
+                    legacy,
+                    f"`location.{legacy}` is the 2023 format and is ignored; "
+                    "use `front` and `left` (inches)",
+                )
         front = view.number("front", unit="inches, forward positive")
         left = view.number("left", unit="inches, left positive")
         view.finish()
         if not view.ok("front", "left"):
             return None
         if front == 0 and left == 0:
-            root.error("location", "the module is at the robot centre (front and left both 0)",
-                       expected="the wheel's distance from the robot centre in inches",
-                       found="front 0, left 0")
+            root.error(
+                "location",
+                "the module is at the robot centre (front and left both 0)",
+                expected="the wheel's distance from the robot centre in inches",
+                found="front 0, left 0",
+            )
             return None
         return Location(front, left)
 
-    def pidf(self, parent: ObjectView, key: str, *, required: bool = True,
-             default: PIDF | None = None) -> PIDF | None:
+    def pidf(
+        self, parent: ObjectView, key: str, *, required: bool = True, default: PIDF | None = None
+    ) -> PIDF | None:
         view = parent.obj(key, required=required)
         if view is None:
             return default
@@ -437,37 +531,44 @@ class _Loader:
             high = output.number("max", base.output_max, minimum=-1, maximum=1)
             output.finish()
             if output.ok("min", "max") and low >= high:
-                output.error(None, "output.min must be below output.max",
-                             found=f"min {low:g}, max {high:g}")
+                output.error(
+                    None, "output.min must be below output.max", found=f"min {low:g}, max {high:g}"
+                )
         view.finish()
         return PIDF(p=p, i=i, d=d, f=f, iz=iz, output_min=low, output_max=high)
 
-    def physical_file(self) -> PhysicalProperties | None:
+    def physical_file(self) -> tuple[PhysicalProperties | None, ConversionFactors | None]:
+        """The physical properties, and their conversion factors (None when those had errors)."""
         file = self.open(PHYSICAL_FILE, required=False)
         root = file.root() if file else None
         if root is None:
-            return None
+            return None, ConversionFactors() if file is None else None
         default = PhysicalProperties()
         factors = self.conversion_factors(root)
 
-        def pair(key: str, value: Any, **bounds: float) -> Any:
+        def pair(key: str, value: Any, **bounds: Any) -> Any:
             return type(value)(*root.pair(key, (value.drive, value.angle), **bounds))
 
         result = PhysicalProperties(
-            conversion_factors=factors,
+            conversion_factors=factors or ConversionFactors(),
             current_limit=pair("currentLimit", default.current_limit, above=0),
             ramp_rate=pair("rampRate", default.ramp_rate, minimum=0),
             wheel_grip_coefficient_of_friction=root.number(
-                "wheelGripCoefficientOfFriction", default.wheel_grip_coefficient_of_friction, above=0),
-            optimal_voltage=root.number("optimalVoltage", default.optimal_voltage, above=0,
-                                        maximum=16, unit="volts"),
+                "wheelGripCoefficientOfFriction",
+                default.wheel_grip_coefficient_of_friction,
+                above=0,
+            ),
+            optimal_voltage=root.number(
+                "optimalVoltage", default.optimal_voltage, above=0, maximum=16, unit="volts"
+            ),
             friction=pair("friction", default.friction, minimum=0),
             steer_rotational_inertia=root.number(
-                "steerRotationalInertia", default.steer_rotational_inertia, above=0, unit="kg·m²"),
+                "steerRotationalInertia", default.steer_rotational_inertia, above=0, unit="kg·m²"
+            ),
             robot_mass_lb=root.number("robotMass", default.robot_mass_lb, above=0, unit="pounds"),
         )
         root.finish()
-        return result
+        return result, factors
 
     def pidf_file(self) -> PIDFProperties | None:
         file = self.open(PIDF_FILE, required=False)
@@ -494,24 +595,28 @@ class _Loader:
         directory = self.directory
         if not directory.is_dir():
             what = "is not a directory" if directory.exists() else "does not exist"
-            raise ConfigError([Problem(str(directory), "", f"configuration directory {what}")],
-                              str(directory))
+            raise ConfigError(
+                [Problem(str(directory), "", f"configuration directory {what}")], str(directory)
+            )
         drive, names = self.drive_file()
-        physical = self.physical_file()
-        factors = physical.conversion_factors if physical else ConversionFactors()
+        physical, factors = self.physical_file()
         modules = [self.module_file(name, file, index, factors) for name, file, index in names]
         pidf = self.pidf_file()
         controller = self.controller_file()
         self.check_duplicate_ids()
         self.check_module_layout([m for m in modules if m is not None])
         errors = [p for p in self.problems if p.severity is Severity.ERROR]
-        if errors or drive is None or any(m is None for m in modules):
-            raise ConfigError(errors or self.problems, str(directory))
         warnings = tuple(p for p in self.problems if p.severity is Severity.WARNING)
+        if errors or drive is None or any(m is None for m in modules):
+            raise ConfigError(errors or self.problems, str(directory), warnings=warnings)
         return SwerveConfig(
-            directory=str(directory), drive=drive,
+            directory=str(directory),
+            drive=drive,
             modules=tuple(m for m in modules if m is not None),
-            physical=physical, pidf=pidf, controller=controller, warnings=warnings,
+            physical=physical,
+            pidf=pidf,
+            controller=controller,
+            warnings=warnings,
         )
 
     def check_module_layout(self, modules: list[ModuleConfig]) -> None:
@@ -520,10 +625,14 @@ class _Loader:
             spot = (module.location.front_in, module.location.left_in)
             other = seen.setdefault(spot, module)
             if other is not module:
-                self.problems.append(Problem(
-                    module.file, "location",
-                    f"same location as {other.file}; two wheels cannot share a place",
-                    found=f"front {spot[0]:g}, left {spot[1]:g}"))
+                self.problems.append(
+                    Problem(
+                        module.file,
+                        "location",
+                        f"same location as {other.file}; two wheels cannot share a place",
+                        found=f"front {spot[0]:g}, left {spot[1]:g}",
+                    )
+                )
 
 
 def _module_name_problem(entry: str) -> str | None:

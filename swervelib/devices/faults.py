@@ -34,10 +34,7 @@ class FaultAlert:
 
 def with_retries(action: Callable[[], bool], attempts: int = 5) -> bool:
     """Run ``action`` until it returns True, at most ``attempts`` times; return whether it did."""
-    for _ in range(attempts):
-        if action():
-            return True
-    return False
+    return any(action() for _ in range(attempts))
 
 
 def apply_config(label: str, what: str, action: Callable[[], bool], attempts: int = 5) -> bool:

@@ -1,0 +1,5 @@
+"""``python -m swervelib``: the command-line tools."""
+
+from swervelib.cli.main import main
+
+raise SystemExit(main())

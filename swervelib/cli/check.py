@@ -1,0 +1,76 @@
+"""``check DIRECTORY``: validate a configuration and summarise it, or list every problem."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from swervelib.config import ConfigError, SwerveConfig, load_directory
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "check",
+        help="validate a configuration directory and print a summary",
+        description="Validate a configuration directory. Exit 0 and print a summary when it is "
+        "valid; otherwise print each problem as FILE:LINE:COL: FIELD: MESSAGE and exit 1.",
+    )
+    parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    try:
+        config = load_directory(args.directory)
+    except ConfigError as error:
+        for problem in error.problems:
+            print(problem.format(), file=out)
+        for warning in error.warnings:
+            print(warning.format(), file=err)
+        count = len(error.problems)
+        print(f"{count} problem{'s' if count != 1 else ''} in {args.directory}", file=err)
+        return 1
+    print(summary(config), file=out)
+    return 0
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def summary(config: SwerveConfig) -> str:
+    """A short human-readable description of a valid configuration."""
+    drive = config.drive
+    imu = drive.imu
+    bus = f" on {imu.canbus}" if imu.canbus else ""
+    lines = [
+        f"{config.directory}: valid, {len(config.modules)} modules",
+        f"  IMU: {imu.type} id {imu.id}{bus}, invertedIMU={_flag(drive.imu_inverted)}",
+        f"  max speed: {config.max_speed_mps:.2f} m/s"
+        + ("" if drive.max_speed_mps is not None else " (drive motor free speed)"),
+    ]
+    for module in config.modules:
+        loc = module.location
+        lines.append(
+            f"  {module.name}: front {loc.front_in:g} in ({loc.front_m:.3f} m), "
+            f"left {loc.left_in:g} in ({loc.left_m:.3f} m)"
+        )
+        lines.append(
+            f"    drive {module.drive.type} {module.drive.id}, angle {module.angle.type} "
+            f"{module.angle.id}, encoder {module.encoder.type} {module.encoder.id}"
+        )
+        lines.append(
+            f"    inverted.drive={_flag(module.inverted.drive)} "
+            f"inverted.angle={_flag(module.inverted.angle)} "
+            f"absoluteEncoderInverted={_flag(module.absolute_encoder_inverted)} "
+            f"absoluteEncoderOffset={module.absolute_encoder_offset_deg:g} deg"
+        )
+        conv = module.conversion
+        lines.append(
+            f"    conversion: {conv.angle_deg_per_rotation:.4g} deg/rotation (angle), "
+            f"{conv.drive_m_per_rotation:.5g} m/rotation (drive)"
+        )
+    for warning in config.warnings:
+        lines.append(warning.format())
+    return "\n".join(lines)

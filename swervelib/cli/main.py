@@ -1,0 +1,31 @@
+"""Entry point: one sub-command per tool, each in its own module."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from swervelib import __version__
+from swervelib.cli import check
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="python -m swervelib",
+        description="swervelib tools: check and calibrate a swerve configuration directory.",
+    )
+    parser.add_argument("--version", action="version", version=f"swervelib {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    check.register(commands)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help(sys.stderr)
+        return 2
+    code: int = args.run(args)
+    return code

@@ -1,0 +1,97 @@
+"""Every broken fixture raises ConfigError naming exactly the expected files and fields."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from swervelib.config import ConfigError, Severity, load_directory
+from tests.conftest import FIXTURES
+
+BROKEN = sorted(p for p in (FIXTURES / "broken").iterdir() if p.is_dir())
+VALID = sorted(p for p in (FIXTURES / "valid").iterdir() if p.is_dir())
+
+
+def test_fixture_sets_are_not_empty() -> None:
+    assert len(BROKEN) >= 30
+    assert len(VALID) >= 10
+
+
+@pytest.mark.parametrize("directory", BROKEN, ids=lambda p: p.name)
+def test_broken_fixture_reports_every_expected_problem(directory: Path) -> None:
+    expected = json.loads((directory / "expect.json").read_text())["problems"]
+    with pytest.raises(ConfigError) as caught:
+        load_directory(directory)
+    problems = caught.value.problems
+    assert all(p.severity is Severity.ERROR for p in problems)
+    found = [(p.file, p.field, p.format()) for p in problems]
+    for want in expected:
+        matches = [
+            f
+            for f in found
+            if f[0] == want["file"] and f[1] == want["field"] and want["contains"] in f[2]
+        ]
+        assert matches, f"missing {want} in {found}"
+    assert len(problems) == len(expected), found
+
+
+@pytest.mark.parametrize("directory", VALID, ids=lambda p: p.name)
+def test_valid_fixture_loads(directory: Path) -> None:
+    config = load_directory(directory)
+    assert len(config.modules) >= 2
+
+
+def test_missing_directory(tmp_path: Path) -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_directory(tmp_path / "nowhere")
+    assert "does not exist" in str(caught.value)
+    assert len(caught.value.problems) == 1
+
+
+def test_syntax_error_has_line_and_column() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_directory(FIXTURES / "broken" / "syntax_error")
+    (problem,) = caught.value.problems
+    assert (problem.line, problem.column) == (3, 3)
+    assert problem.format().startswith("modules/frontright.json:3:3: ")
+
+
+def test_field_problems_point_at_the_field() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_directory(FIXTURES / "broken" / "number_for_bool")
+    (problem,) = caught.value.problems
+    text = (FIXTURES / "broken" / "number_for_bool" / "modules/frontright.json").read_text()
+    line = text.splitlines()[problem.line - 1]  # type: ignore[operator]
+    assert line.strip().startswith('"drive": 1')
+    assert problem.expected == "true or false"
+    assert problem.found == "1 (a number)"
+
+
+def test_unknown_type_lists_accepted_types() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_directory(FIXTURES / "broken" / "unknown_motor_type")
+    (problem,) = caught.value.problems
+    assert problem.expected is not None
+    for accepted in ("sparkmax", "krakenx60", "talonsrx", "sparkflex_vortex"):
+        assert accepted in problem.expected
+
+
+def test_error_message_lists_all_problems() -> None:
+    with pytest.raises(ConfigError) as caught:
+        load_directory(FIXTURES / "broken" / "many_problems")
+    message = str(caught.value)
+    assert message.startswith("5 configuration problems in ")
+    assert len(message.splitlines()) == 6
+
+
+def test_config_error_is_exported_from_package_and_pickles() -> None:
+    import pickle
+
+    import swervelib
+    import swervelib.config
+
+    assert swervelib.ConfigError is swervelib.config.ConfigError
+    error = ConfigError([], "x")
+    assert pickle.loads(pickle.dumps(error)).directory == "x"

@@ -1,0 +1,81 @@
+"""The position-recording JSON reader agrees with the standard library on valid JSON."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from swervelib.config.jsonpos import MAX_DEPTH, JSONSyntaxError, format_path, parse
+
+json_values = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(-(10**12), 10**12)
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=10),
+    lambda children: (
+        st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=6), children, max_size=4)
+    ),
+    max_leaves=20,
+)
+
+
+@given(json_values, st.sampled_from([None, 2]))
+def test_agrees_with_stdlib(value: object, indent: int | None) -> None:
+    text = json.dumps(value, indent=indent)
+    assert parse(text).value == json.loads(text)
+
+
+def test_positions_and_duplicates() -> None:
+    doc = parse('{\n  "a": {"b": 1},\n  "c": [true, null],\n  "a": 2\n}')
+    assert doc.positions[("a",)] == (2, 3)
+    assert doc.positions[("a", "b")] == (2, 9)
+    assert doc.positions[("c", 1)] == (3, 15)
+    (dup,) = doc.duplicates
+    assert (dup.path, dup.line, dup.first_line) == (("a",), 4, 2)
+    assert doc.position(("c", 1, "missing")) == (3, 15)
+
+
+def test_non_finite_literals_parse_as_floats() -> None:
+    doc = parse('{"x": NaN, "y": -Infinity, "z": 1e999}')
+    assert math.isnan(doc.value["x"])
+    assert doc.value["y"] == -math.inf
+    assert doc.value["z"] == math.inf
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "column"),
+    [
+        ("", 1, 1),
+        ("{", 1, 2),
+        ('{"a" 1}', 1, 6),
+        ('{"a": 1,}', 1, 9),
+        ("{'a': 1}", 1, 2),
+        ('{"a": tru}', 1, 7),
+        ('{\n"a": "x\ny"}', 2, 8),
+        ('{"a": 1} x', 1, 10),
+        ("[1 2]", 1, 4),
+        ("1" * 5000, 1, 1),
+    ],
+)
+def test_syntax_errors_have_positions(text: str, line: int, column: int) -> None:
+    with pytest.raises(JSONSyntaxError) as caught:
+        parse(text)
+    assert (caught.value.line, caught.value.column) == (line, column)
+
+
+def test_deep_nesting_is_a_syntax_error_not_a_crash() -> None:
+    with pytest.raises(JSONSyntaxError, match="nesting"):
+        parse("[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5))
+    with pytest.raises(JSONSyntaxError, match="nesting"):
+        parse("[" * 100_000)
+
+
+def test_format_path() -> None:
+    assert format_path(("inverted", "drive")) == "inverted.drive"
+    assert format_path(("modules", 2)) == "modules[2]"
+    assert format_path(()) == ""

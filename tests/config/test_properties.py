@@ -1,0 +1,224 @@
+"""Property tests: random valid configurations round-trip; random corruptions raise ConfigError."""
+
+from __future__ import annotations
+
+import json
+import math
+import tempfile
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from swervelib.config import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES, ConfigError, load_directory
+from swervelib.config.catalog import ID_RANGES, Bus
+from tests.conftest import DEPLOY
+
+FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
+degrees = st.floats(min_value=-720, max_value=720, allow_nan=False)
+positive = st.floats(min_value=0.05, max_value=500, allow_nan=False)
+
+
+@st.composite
+def module_spec(draw: st.DrawFn, index: int, angle_type: str, used: set[int]) -> dict[str, Any]:
+    controller = MOTOR_TYPES[angle_type].controller
+    encoders = [
+        name
+        for name, entry in ENCODER_TYPES.items()
+        if not entry.requires_controller or controller in entry.requires_controller
+    ]
+    encoder_type = draw(st.sampled_from(encoders))
+    bus = ENCODER_TYPES[encoder_type].bus
+    low, high = ID_RANGES.get(bus, (0, 0))
+    encoder_id = draw(st.integers(low, high).filter(lambda i: i not in used))
+    if bus in (Bus.CAN, Bus.DIO, Bus.ANALOG):
+        used.add(encoder_id)
+    drive_type = draw(st.sampled_from(sorted(MOTOR_TYPES)))
+    spec: dict[str, Any] = {
+        "drive": {"type": drive_type, "id": 2 * index, "canbus": None},
+        "angle": {"type": angle_type, "id": 2 * index + 1, "canbus": None},
+        "encoder": {"type": encoder_type, "id": encoder_id, "canbus": None},
+        "inverted": {"drive": draw(st.booleans()), "angle": draw(st.booleans())},
+        "absoluteEncoderOffset": draw(degrees),
+        "location": {"front": draw(finite), "left": draw(finite)},
+    }
+    if draw(st.booleans()):
+        spec["absoluteEncoderInverted"] = draw(st.booleans())
+    return spec
+
+
+@st.composite
+def configuration(draw: st.DrawFn) -> dict[str, Any]:
+    count = draw(st.integers(2, 6))
+    used: set[int] = set()
+    modules = {}
+    locations = set()
+    for index in range(count):
+        angle_type = draw(st.sampled_from(sorted(MOTOR_TYPES)))
+        spec = draw(module_spec(index, angle_type, used))
+        where = (spec["location"]["front"], spec["location"]["left"])
+        if where == (0.0, 0.0) or where in locations:
+            spec["location"]["front"] = 1000.0 + index
+            where = (spec["location"]["front"], spec["location"]["left"])
+        locations.add(where)
+        modules[f"m{index}"] = spec
+    imu_type = draw(st.sampled_from(sorted(IMU_TYPES)))
+    imu_id = 0 if imu_type == "analog" else draw(st.integers(0, 62))
+    drive: dict[str, Any] = {
+        "imu": {"type": imu_type, "id": imu_id, "canbus": draw(st.sampled_from([None, "rio"]))},
+        "modules": [f"{name}.json" for name in modules],
+    }
+    spelling = draw(st.sampled_from(["invertedIMU", "invertIMU", None]))
+    if spelling:
+        drive[spelling] = draw(st.booleans())
+    physical = {
+        "conversionFactors": {
+            "angle": {"gearRatio": draw(positive)},
+            "drive": {"gearRatio": draw(positive), "diameter": draw(positive)},
+        }
+    }
+    return {"drive": drive, "modules": modules, "physical": physical}
+
+
+def write(root: Path, spec: dict[str, Any]) -> None:
+    (root / "modules").mkdir(parents=True, exist_ok=True)
+    (root / "swervedrive.json").write_text(json.dumps(spec["drive"], indent=2))
+    (root / "modules" / "physicalproperties.json").write_text(json.dumps(spec["physical"]))
+    for name, module in spec["modules"].items():
+        (root / "modules" / f"{name}.json").write_text(json.dumps(module, indent=2))
+
+
+@FAST
+@given(configuration())
+def test_random_valid_configurations_round_trip(spec: dict[str, Any]) -> None:
+    with tempfile.TemporaryDirectory() as tmp:
+        write(Path(tmp), spec)
+        config = load_directory(tmp)
+    assert [m.name for m in config.modules] == list(spec["modules"])
+    drive = spec["drive"]
+    assert config.drive.imu.type == drive["imu"]["type"]
+    assert config.drive.imu_inverted == drive.get("invertedIMU", drive.get("invertIMU", False))
+    factors = spec["physical"]["conversionFactors"]
+    for module in config.modules:
+        written = spec["modules"][module.name]
+        assert module.drive.type == written["drive"]["type"]
+        assert module.encoder.id == written["encoder"]["id"]
+        assert module.inverted.drive == written["inverted"]["drive"]
+        assert module.inverted.angle == written["inverted"]["angle"]
+        assert module.absolute_encoder_inverted == written.get("absoluteEncoderInverted", False)
+        assert module.absolute_encoder_offset_deg == written["absoluteEncoderOffset"]
+        assert module.location.front_in == written["location"]["front"]
+        assert module.location.left_m == pytest.approx(written["location"]["left"] * 0.0254)
+        assert module.conversion.angle_deg_per_rotation == pytest.approx(
+            360 / factors["angle"]["gearRatio"]
+        )
+        assert module.conversion.drive_m_per_rotation == pytest.approx(
+            math.pi * factors["drive"]["diameter"] * 0.0254 / factors["drive"]["gearRatio"]
+        )
+        assert math.isfinite(module.max_drive_speed_mps)
+
+
+BASE = DEPLOY / "swerve"
+BASE_FILES = {
+    str(p.relative_to(BASE)): json.loads(p.read_text()) for p in sorted(BASE.rglob("*.json"))
+}
+MODULE_FILES = [f for f in BASE_FILES if f.startswith("modules/") and "properties" not in f]
+REQUIRED_MODULE_PATHS = [
+    ("drive",),
+    ("angle",),
+    ("encoder",),
+    ("inverted",),
+    ("inverted", "drive"),
+    ("inverted", "angle"),
+    ("absoluteEncoderOffset",),
+    ("location",),
+    ("location", "front"),
+    ("location", "left"),
+    ("drive", "type"),
+    ("encoder", "id"),
+]
+wrong_values = st.sampled_from(
+    ["text", "", [], {}, None, True, [1, 2], {"x": 1}, "NaN", -1.5e300]
+) | st.text(max_size=8)
+
+
+def get_parent(document: Any, path: tuple[str, ...]) -> Any:
+    node = document
+    for part in path[:-1]:
+        node = node[part]
+    return node
+
+
+def load_with(files: dict[str, Any]) -> Any:
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for relative, content in files.items():
+            target = root / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            text = content if isinstance(content, str) else json.dumps(content)
+            target.write_text(text)
+        return load_directory(root)
+
+
+@FAST
+@given(st.sampled_from(MODULE_FILES), st.sampled_from(REQUIRED_MODULE_PATHS), wrong_values)
+def test_wrong_type_for_required_field_raises_config_error(
+    file: str, path: tuple[str, ...], value: Any
+) -> None:
+    files = json.loads(json.dumps(BASE_FILES))
+    parent = get_parent(files[file], path)
+    original = parent[path[-1]]
+    if type(value) is type(original) and not isinstance(value, dict | list):
+        value = [value]
+    parent[path[-1]] = value
+    with pytest.raises(ConfigError) as caught:
+        load_with(files)
+    assert any(p.file == file for p in caught.value.problems)
+
+
+@FAST
+@given(st.sampled_from(MODULE_FILES), st.sampled_from(REQUIRED_MODULE_PATHS))
+def test_deleted_required_field_raises_config_error(file: str, path: tuple[str, ...]) -> None:
+    files = json.loads(json.dumps(BASE_FILES))
+    del get_parent(files[file], path)[path[-1]]
+    with pytest.raises(ConfigError) as caught:
+        load_with(files)
+    fields = {(p.file, p.field) for p in caught.value.problems}
+    assert (file, ".".join(path)) in fields
+
+
+@FAST
+@given(st.sampled_from(sorted(BASE_FILES)), st.data())
+def test_truncated_file_raises_config_error_with_position(file: str, data: st.DataObject) -> None:
+    text = json.dumps(BASE_FILES[file], indent=2)
+    cut = data.draw(st.integers(0, len(text) - 1))
+    files = dict(BASE_FILES)
+    files[file] = text[:cut]
+    with pytest.raises(ConfigError) as caught:
+        load_with(files)
+    (problem,) = [p for p in caught.value.problems if p.file == file]
+    assert problem.line is not None and problem.column is not None
+
+
+@FAST
+@given(st.sampled_from(sorted(BASE_FILES)), st.binary(max_size=40), st.data())
+def test_arbitrary_byte_damage_raises_config_error_or_loads(
+    file: str, junk: bytes, data: st.DataObject
+) -> None:
+    text = json.dumps(BASE_FILES[file], indent=2).encode()
+    at = data.draw(st.integers(0, len(text)))
+    damaged = text[:at] + junk + text[at + len(junk) // 2 :]
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        for relative, content in BASE_FILES.items():
+            target = root / relative
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(damaged if relative == file else json.dumps(content).encode())
+        try:
+            load_directory(root)
+        except ConfigError as error:
+            assert error.problems
