@@ -41,11 +41,11 @@ class EncoderSim(ABC):
     def set_raw(self, rotations: float, rotations_per_second: float) -> None:
         """The reading the bare (un-inverted) sensor would give, in rotations (any value; it wraps)."""
 
-    def set_connected(self, connected: bool) -> None:  # noqa: B027 - optional hook
+    def set_connected(self, connected: bool) -> None:
         """Simulate an unplugged or dead sensor (not every sensor supports this)."""
         raise NotImplementedError(f"{type(self).__name__} cannot simulate a disconnect")
 
-    def set_magnet_fault(self, bad: bool) -> None:  # noqa: B027 - optional hook
+    def set_magnet_fault(self, bad: bool) -> None:
         """Simulate a bad magnet (only sensors that report magnet health)."""
         raise NotImplementedError(f"{type(self).__name__} cannot simulate a magnet fault")
 
@@ -57,7 +57,7 @@ class ImuSim(ABC):
     def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
         """The yaw the bare (un-inverted) device would report, and its rate."""
 
-    def set_connected(self, connected: bool) -> None:  # noqa: B027 - optional hook
+    def set_connected(self, connected: bool) -> None:
         """Simulate a disconnected IMU (not every IMU supports this)."""
         raise NotImplementedError(f"{type(self).__name__} cannot simulate a disconnect")
 
