@@ -12,14 +12,27 @@ from swervelib.config import ConfigError, SwerveConfig, load_directory
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
+    from swervelib.drive.telemetry import TelemetryVerbosity
 
 __version__ = "0.1.0"
-__all__ = ["ConfigError", "SwerveConfig", "SwerveDrive", "__version__", "load_directory"]
+__all__ = [
+    "ConfigError",
+    "SwerveConfig",
+    "SwerveDrive",
+    "TelemetryVerbosity",
+    "__version__",
+    "load_directory",
+]
 
 
 def __getattr__(name: str) -> Any:
+    """Load the wpilib-dependent parts on first use, so ``import swervelib`` stays cheap."""
     if name == "SwerveDrive":
         from swervelib.drive.swerve_drive import SwerveDrive
 
         return SwerveDrive
+    if name == "TelemetryVerbosity":
+        from swervelib.drive.telemetry import TelemetryVerbosity
+
+        return TelemetryVerbosity
     raise AttributeError(f"module 'swervelib' has no attribute {name!r}")

@@ -1,0 +1,51 @@
+"""Simulation physics for the example robot (used by `robotpy sim` and `robotpy test`).
+
+The robot is simulated by swervelib's SwerveSim from a *hardware truth* kept apart from the
+configuration: by default the robot that deploy/swerve describes correctly. Put a
+`sim_hardware.json` next to this file (see `swervelib.sim.HardwareTruth`) to simulate a robot
+built differently from its configuration — a reversed motor, swapped CAN ids — and watch the
+spec's symptoms appear.
+
+With no Driver Station attached (headless `robotpy sim --nogui`), the robot enables itself in
+autonomous after one second so the demo drives.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import wpilib
+from wpilib.simulation import DriverStationSim
+
+from swervelib.sim import HardwareTruth, SwerveSim
+
+TRUTH_FILE = Path(__file__).resolve().parent / "sim_hardware.json"
+AUTO_ENABLE_AFTER_S = 1.0
+
+
+class PhysicsEngine:
+    def __init__(self, physics_controller: Any, robot: Any) -> None:
+        truth = HardwareTruth.load(TRUTH_FILE) if TRUTH_FILE.exists() else None
+        self.sim = SwerveSim(robot.swerve, truth)
+        self.physics_controller = physics_controller
+        self.robot = robot
+        self.elapsed = 0.0
+        self.auto_enabled = False
+        robot.physics = self
+
+    def update_sim(self, now: float, tm_diff: float) -> None:
+        self.sim.step(tm_diff)
+        field = self.physics_controller.field  # pyfrc's Field2d at /SmartDashboard/Field
+        field.setRobotPose(self.robot.swerve.get_pose())
+        field.getObject("True pose").setPose(self.sim.true_pose)
+        self.elapsed += tm_diff
+        if (
+            not self.auto_enabled
+            and self.elapsed > AUTO_ENABLE_AFTER_S
+            and not wpilib.DriverStation.isDSAttached()
+        ):
+            self.auto_enabled = True
+            DriverStationSim.setAutonomous(True)
+            DriverStationSim.setEnabled(True)
+            DriverStationSim.notifyNewData()

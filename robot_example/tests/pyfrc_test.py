@@ -1,0 +1,3 @@
+"""pyfrc's built-in robot tests (autonomous, teleop, disabled, practice) for the example robot."""
+
+from pyfrc.tests import *  # noqa: F403

@@ -1,0 +1,217 @@
+"""Absolute encoders plugged into the angle motor's Spark MAX / Spark FLEX.
+
+* ``integrated``/``attached`` (Spark MAX) and ``sparkflex_integrated``/``sparkflex_attached``
+  (Spark FLEX): a duty-cycle absolute encoder (Through Bore, Canandmag in PWM mode, ...) on the data
+  port, read with ``spark.getAbsoluteEncoder()``. Inversion is the Spark's own absolute encoder
+  ``inverted`` setting (the controller reports ``1 − r`` of a raw reading ``r``).
+* ``sparkmax_analog`` (3.3 V full scale) and ``sparkmax_analog5v`` (5 V full scale): an analog
+  absolute encoder on the data port, read with ``spark.getAnalog()``. REV documents the analog
+  sensor's ``inverted`` only as a "phase" setting, so the adapter leaves it off and negates the
+  angle itself (negation, as for every other analog encoder).
+
+The REV simulator ignores ``inverted`` and every conversion factor (``setPosition`` writes the
+reading as returned), so the sim hooks apply them, just as the controller would.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, Final
+
+import rev
+
+from swervelib.devices.faults import FaultAlert
+from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
+from swervelib.devices.rev.motor import (
+    STATUS_PERIOD_MS,
+    SparkMotor,
+)
+from swervelib.devices.settings import EncoderSettings
+
+DEGREES_PER_ROTATION: Final = 360.0
+# Full-scale voltage of the analog encoder kinds.
+ANALOG_FULL_SCALE_V: Final = {"spark_analog": 3.3, "spark_analog5v": 5.0}
+
+_OK: Final = rev.REVLibError.kOk
+
+
+def _wrap_degrees(degrees: float) -> float:
+    wrapped = degrees % DEGREES_PER_ROTATION
+    return 0.0 if wrapped >= DEGREES_PER_ROTATION else wrapped
+
+
+def _check_angle_motor(settings: EncoderSettings, angle_motor: object) -> SparkMotor:
+    required = settings.encoder_type.requires_controller
+    if not isinstance(angle_motor, SparkMotor):
+        raise ValueError(
+            f"{settings.label}: encoder type `{settings.device.type}` is plugged into the angle "
+            f"motor's {' or '.join(required)} controller, but this module's angle motor is "
+            f"`{type(angle_motor).__name__}`; use a REV angle motor or another encoder type"
+        )
+    if angle_motor.controller not in required:
+        raise ValueError(
+            f"{settings.label}: encoder type `{settings.device.type}` needs a "
+            f"{' or '.join(required)} angle motor, but the angle motor is "
+            f"`{angle_motor.settings.device.type}` ({angle_motor.controller}); "
+            + (
+                "use `sparkflex_integrated`/`sparkflex_attached` on a Spark FLEX"
+                if angle_motor.controller == "sparkflex"
+                else "use `integrated`/`attached` or `sparkmax_analog` on a Spark MAX"
+            )
+        )
+    return angle_motor
+
+
+class _SparkSensor(AbsoluteEncoder):
+    """Shared reading and fault logic for sensors read through the angle motor's Spark."""
+
+    def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
+        self.settings = settings
+        self.label = settings.label
+        self.motor = _check_angle_motor(settings, angle_motor)
+        self.spark: Any = self.motor.spark
+        self._alert = FaultAlert(settings.label)
+        self._problems: dict[str, str] = {}
+        self._last_degrees = 0.0
+        self._last_dps = 0.0
+
+    def _read(self, what: str, getter: Callable[[], float], last: float) -> float:
+        try:
+            value = float(getter())
+            error = self.spark.getLastError()
+        except Exception as exc:  # a dead device must not take the robot program down
+            self._problems[what] = f"{what} unreadable ({exc})"
+            return last
+        if error != _OK:
+            self._problems[what] = f"not answering ({getattr(error, 'name', error)})"
+            return last
+        if not math.isfinite(value):
+            self._problems[what] = f"{what} reads {value}"
+            return last
+        self._problems.pop(what, None)
+        return value
+
+    def fault(self) -> str | None:
+        parts = list(dict.fromkeys(self._problems.values()))
+        active, _ = self.motor.controller_faults()
+        if "sensor" in active:
+            parts.append("the Spark reports a sensor fault")
+        if "can" in active:
+            parts.append("the Spark reports a CAN fault")
+        text = "; ".join(parts) or None
+        self._alert.update(text)
+        return text
+
+
+class SparkAttachedEncoder(_SparkSensor):
+    """A duty-cycle absolute encoder on the data port of a Spark MAX or Spark FLEX."""
+
+    def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
+        super().__init__(settings, angle_motor)
+        self._encoder: Any = self.spark.getAbsoluteEncoder()
+        config = self.motor.new_config()
+        absolute = config.absoluteEncoder
+        absolute.positionConversionFactor(DEGREES_PER_ROTATION)
+        absolute.velocityConversionFactor(DEGREES_PER_ROTATION / 60.0)  # native unit is rpm
+        absolute.inverted(settings.inverted)
+        absolute.zeroOffset(0.0)  # the library subtracts the offset; nothing stale on the device
+        absolute.zeroCentered(False)  # readings in [0, 360)
+        config.signals.absoluteEncoderPositionPeriodMs(STATUS_PERIOD_MS)
+        config.signals.absoluteEncoderPositionAlwaysOn(True)
+        config.signals.absoluteEncoderVelocityPeriodMs(STATUS_PERIOD_MS)
+        config.signals.absoluteEncoderVelocityAlwaysOn(True)
+        self.configured = self.motor.apply_extra_config(config, "absolute encoder configuration")
+        self._sim: SparkAttachedEncoderSim | None = None
+
+    def get_absolute_degrees(self) -> float:
+        value = self._read("absolute position", self._encoder.getPosition, self._last_degrees)
+        self._last_degrees = _wrap_degrees(value)
+        return self._last_degrees
+
+    def get_velocity_dps(self) -> float:
+        self._last_dps = self._read("velocity", self._encoder.getVelocity, self._last_dps)
+        return self._last_dps
+
+    @property
+    def sim(self) -> SparkAttachedEncoderSim:
+        if self._sim is None:
+            self._sim = SparkAttachedEncoderSim(self)
+        return self._sim
+
+
+class SparkAttachedEncoderSim(EncoderSim):
+    """``rev.SparkAbsoluteEncoderSim``, fed the bare sensor's reading; applies ``inverted``."""
+
+    def __init__(self, encoder: SparkAttachedEncoder) -> None:
+        self.vendor_sim: Any = rev.SparkAbsoluteEncoderSim(encoder.spark)
+        self._inverted = encoder.settings.inverted
+
+    def set_raw(self, rotations: float, rotations_per_second: float) -> None:
+        raw = rotations % 1.0
+        if self._inverted:  # what the Spark does with `inverted`: r -> 1 - r
+            raw = (1.0 - raw) % 1.0
+            rotations_per_second = -rotations_per_second
+        self.vendor_sim.setPosition(raw * DEGREES_PER_ROTATION)
+        self.vendor_sim.setVelocity(rotations_per_second * DEGREES_PER_ROTATION)
+
+
+class SparkAnalogEncoder(_SparkSensor):
+    """An analog absolute encoder on a Spark MAX's data port (3.3 V or 5 V full scale)."""
+
+    def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
+        super().__init__(settings, angle_motor)
+        kind = settings.encoder_type.kind
+        if kind not in ANALOG_FULL_SCALE_V:
+            raise ValueError(
+                f"{settings.label}: `{settings.device.type}` is not a Spark analog type"
+            )
+        self.full_scale_v: float = ANALOG_FULL_SCALE_V[kind]
+        self._sign = -1.0 if settings.inverted else 1.0
+        self._analog: Any = self.spark.getAnalog()
+        degrees_per_volt = DEGREES_PER_ROTATION / self.full_scale_v
+        config = self.motor.new_config()
+        analog = config.analogSensor
+        analog.positionConversionFactor(degrees_per_volt)
+        analog.velocityConversionFactor(degrees_per_volt)  # native unit is V/s
+        analog.inverted(False)  # inversion is applied here, see the module docstring
+        config.signals.analogVoltagePeriodMs(STATUS_PERIOD_MS)
+        config.signals.analogVoltageAlwaysOn(True)
+        config.signals.analogVelocityPeriodMs(STATUS_PERIOD_MS)
+        config.signals.analogVelocityAlwaysOn(True)
+        self.configured = self.motor.apply_extra_config(config, "analog encoder configuration")
+        self._sim: SparkAnalogEncoderSim | None = None
+
+    def get_absolute_degrees(self) -> float:
+        volts = self._read("voltage", self._analog.getVoltage, math.nan)
+        if math.isfinite(volts):
+            degrees = self._sign * volts / self.full_scale_v * DEGREES_PER_ROTATION
+            self._last_degrees = _wrap_degrees(degrees)
+        return self._last_degrees
+
+    def get_velocity_dps(self) -> float:
+        dps = self._read("velocity", self._analog.getVelocity, math.nan)
+        if math.isfinite(dps):
+            self._last_dps = self._sign * dps
+        return self._last_dps
+
+    @property
+    def sim(self) -> SparkAnalogEncoderSim:
+        if self._sim is None:
+            self._sim = SparkAnalogEncoderSim(self)
+        return self._sim
+
+
+class SparkAnalogEncoderSim(EncoderSim):
+    """``rev.SparkAnalogSensorSim``, fed the bare sensor's output voltage (the adapter inverts)."""
+
+    def __init__(self, encoder: SparkAnalogEncoder) -> None:
+        self.vendor_sim: Any = rev.SparkAnalogSensorSim(encoder.spark)
+        self._full_scale_v = encoder.full_scale_v
+
+    def set_raw(self, rotations: float, rotations_per_second: float) -> None:
+        volts = (rotations % 1.0) * self._full_scale_v
+        degrees_per_volt = DEGREES_PER_ROTATION / self._full_scale_v
+        self.vendor_sim.setVoltage(volts)
+        self.vendor_sim.setPosition(volts * degrees_per_volt)
+        self.vendor_sim.setVelocity(rotations_per_second * self._full_scale_v * degrees_per_volt)

@@ -1,0 +1,324 @@
+"""REV Spark MAX / Spark FLEX driving a brushless motor (NEO, NEO 550, Vortex).
+
+Configuration uses REVLib's 2025+ API: one ``SparkMaxConfig`` / ``SparkFlexConfig`` applied with
+``ResetMode.kResetSafeParameters`` (so nothing stale from an earlier program survives) and
+``PersistMode.kNoPersistParameters`` (flash is never written at start-up).
+
+Units on the controller, set by the encoder conversion factors: the angle motor works in degrees
+of module rotation (deg/s), the drive motor in metres (m/s). The on-controller PID therefore takes
+its setpoints in those units, and its gains are in **duty cycle per unit of error** (REV's meaning).
+``PIDF.f`` keeps YAGSL's meaning, duty cycle per unit/s of velocity setpoint; REVLib 2026 takes the
+velocity gain kV in volts, so it is sent as ``f × optimal voltage`` (voltage compensation is on at
+that voltage, so both mean the same output).
+
+Simulation (``SparkMotor.sim``) uses ``rev.SparkMaxSim`` / ``rev.SparkFlexSim``. Two REV simulator
+behaviours are corrected in the hook (see ``SparkMotorSim``): the simulator ignores ``inverted``
+(everything it shows is in the controller's user frame), and only ``SparkSim.setPosition`` survives
+the next ``iterate()``, so the hook keeps the controller's position itself and writes it every step.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, Final
+
+import rev
+import wpilib
+from wpimath.system.plant import DCMotor
+
+from swervelib.config.model import PIDF
+from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.settings import MotorSettings, Role
+
+CONTROLLERS: Final = ("sparkmax", "sparkflex")
+
+# Gains used when pidfproperties.json is absent (duty cycle per degree / per m/s of error).
+DEFAULT_ANGLE_PIDF: Final = PIDF(p=0.01)
+DEFAULT_DRIVE_PIDF: Final = PIDF(p=0.1)
+
+# Status frame periods (ms): fresh position/velocity every loop, faults visible within a loop.
+STATUS_PERIOD_MS: Final = 20
+APPLIED_OUTPUT_PERIOD_MS: Final = 10
+
+_OK: Final = rev.REVLibError.kOk
+_FAULT_FIELDS: Final = (
+    "can",
+    "sensor",
+    "motorType",
+    "gateDriver",
+    "temperature",
+    "escEeprom",
+    "firmware",
+    "other",
+)
+
+
+def fault_names(faults: Any) -> list[str]:
+    """The names of the bits set in a ``SparkBase.Faults``."""
+    return [name for name in _FAULT_FIELDS if getattr(faults, name)]
+
+
+def _error_name(error: Any) -> str:
+    return str(getattr(error, "name", error))
+
+
+class SparkMotor(SwerveMotor):
+    """A Spark MAX or Spark FLEX (``settings.motor_type.controller``) with a brushless motor.
+
+    Besides :class:`SwerveMotor`, the attached-encoder adapters use :attr:`spark`,
+    :attr:`controller`, :meth:`new_config` and :meth:`apply_extra_config`.
+    """
+
+    def __init__(self, settings: MotorSettings) -> None:
+        controller = settings.motor_type.controller
+        if controller not in CONTROLLERS:
+            raise ValueError(
+                f"{settings.label}: SparkMotor drives Spark MAX / Spark FLEX controllers, "
+                f"not `{controller}` (type `{settings.device.type}`)"
+            )
+        self.settings = settings
+        self.label = settings.label
+        self.controller: str = controller
+        self.dc_motor: DCMotor = getattr(DCMotor, settings.motor_type.motor.value)(1)
+        spark_class: Any = rev.SparkMax if controller == "sparkmax" else rev.SparkFlex
+        self.spark: Any = spark_class(settings.device.id, rev.SparkLowLevel.MotorType.kBrushless)
+        self._encoder: Any = self.spark.getEncoder()
+        self._pid: Any = self.spark.getClosedLoopController()
+        self._alert = FaultAlert(settings.label)
+        self._sticky_alert = FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning)
+        self._sign = -1.0 if settings.inverted else 1.0
+        self._problems: dict[str, str] = {}
+        self._last_position = 0.0
+        self._last_velocity = 0.0
+        self._sim: SparkMotorSim | None = None
+
+        self.configured = apply_config(
+            self.label,
+            "motor configuration",
+            lambda: (
+                self.spark.configure(
+                    self._full_config(),
+                    rev.ResetMode.kResetSafeParameters,
+                    rev.PersistMode.kNoPersistParameters,
+                )
+                == _OK
+            ),
+        )
+        # Sticky faults left from before this program started say nothing about now.
+        apply_config(self.label, "clearing sticky faults", lambda: self.spark.clearFaults() == _OK)
+
+    # --- configuration -------------------------------------------------------------------------
+
+    def new_config(self) -> Any:
+        """An empty config object of this controller's kind (``SparkMaxConfig``/``SparkFlexConfig``)."""
+        return rev.SparkMaxConfig() if self.controller == "sparkmax" else rev.SparkFlexConfig()
+
+    def apply_extra_config(self, config: Any, what: str) -> bool:
+        """Apply ``config`` on top of the current one (no reset, no flash write), with retries."""
+        return apply_config(
+            self.label,
+            what,
+            lambda: (
+                self.spark.configure(
+                    config,
+                    rev.ResetMode.kNoResetSafeParameters,
+                    rev.PersistMode.kNoPersistParameters,
+                )
+                == _OK
+            ),
+        )
+
+    def _full_config(self) -> Any:
+        s = self.settings
+        angle = s.role is Role.ANGLE
+        pidf = s.pidf or (DEFAULT_ANGLE_PIDF if angle else DEFAULT_DRIVE_PIDF)
+        config = self.new_config()
+        config.inverted(s.inverted)
+        config.setIdleMode(_idle_mode(s.brake))
+        config.smartCurrentLimit(max(1, round(s.current_limit_a)))
+        config.openLoopRampRate(s.ramp_rate_s)
+        config.closedLoopRampRate(s.ramp_rate_s)
+        config.voltageCompensation(s.optimal_voltage)
+        config.encoder.positionConversionFactor(s.units_per_rotation)
+        config.encoder.velocityConversionFactor(s.units_per_rotation / 60.0)
+        loop = config.closedLoop
+        loop.setFeedbackSensor(rev.FeedbackSensor.kPrimaryEncoder)
+        loop.pid(pidf.p, pidf.i, pidf.d)
+        loop.IZone(pidf.iz)
+        loop.outputRange(pidf.output_min, pidf.output_max)
+        loop.feedForward.kV(pidf.f * s.optimal_voltage)
+        loop.positionWrappingEnabled(angle)
+        if angle:
+            loop.positionWrappingInputRange(0.0, 360.0)
+        signals = config.signals
+        signals.primaryEncoderPositionPeriodMs(STATUS_PERIOD_MS)
+        signals.primaryEncoderPositionAlwaysOn(True)
+        signals.primaryEncoderVelocityPeriodMs(STATUS_PERIOD_MS)
+        signals.primaryEncoderVelocityAlwaysOn(True)
+        signals.appliedOutputPeriodMs(APPLIED_OUTPUT_PERIOD_MS)
+        signals.faultsPeriodMs(STATUS_PERIOD_MS)
+        signals.faultsAlwaysOn(True)
+        return config
+
+    # --- commands ------------------------------------------------------------------------------
+
+    def _command(self, what: str, action: Callable[[], Any]) -> None:
+        try:
+            result = action()
+        except Exception as error:  # a dead device must not take the robot program down
+            self._problems[what] = f"{what} failed ({error})"
+            return
+        if result == _OK:
+            self._problems.pop(what, None)
+        else:
+            self._problems[what] = f"{what} failed ({_error_name(result)})"
+
+    def set_voltage(self, volts: float) -> None:
+        # kVoltage rather than setVoltage(): setVoltage divides by the battery voltage and then
+        # voltage compensation scales again, which double-compensates on the real controller.
+        self._command(
+            "command",
+            lambda: self._pid.setSetpoint(volts, rev.SparkLowLevel.ControlType.kVoltage),
+        )
+
+    def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
+        self._command(
+            "command",
+            lambda: self._pid.setSetpoint(
+                units_per_second,
+                rev.SparkLowLevel.ControlType.kVelocity,
+                rev.ClosedLoopSlot.kSlot0,
+                feedforward_volts,
+                rev.SparkClosedLoopController.ArbFFUnits.kVoltage,
+            ),
+        )
+
+    def set_angle(self, degrees: float) -> None:
+        if not math.isfinite(degrees):
+            self._problems["command"] = f"angle setpoint {degrees} ignored"
+            return
+        self._command(
+            "command",
+            lambda: self._pid.setSetpoint(degrees % 360.0, rev.SparkLowLevel.ControlType.kPosition),
+        )
+
+    def set_position(self, value: float) -> None:
+        """Seed the relative encoder.
+
+        In simulation the robot-side ``setPosition`` is overwritten by the next ``iterate()``, so
+        the value is also handed to the sim hook, which keeps the controller's position itself.
+        """
+        self._command("seeding the encoder", lambda: self._encoder.setPosition(value))
+        self._last_position = value
+        if self._sim is not None:
+            self._sim.seed(value)
+
+    def set_brake(self, brake: bool) -> None:
+        config = self.new_config()
+        config.setIdleMode(_idle_mode(brake))
+        self.apply_extra_config(config, "idle mode")
+
+    # --- readings ------------------------------------------------------------------------------
+
+    def _read(self, what: str, getter: Callable[[], float], last: float) -> float:
+        """Read one value; on an error or a non-finite value keep ``last`` and note the problem."""
+        try:
+            value = float(getter())
+            error = self.spark.getLastError()
+        except Exception as exc:
+            self._problems[what] = f"{what} unreadable ({exc})"
+            return last
+        if error != _OK:
+            self._problems[what] = f"not answering ({_error_name(error)})"
+            return last
+        if not math.isfinite(value):
+            self._problems[what] = f"{what} reads {value}"
+            return last
+        self._problems.pop(what, None)
+        return value
+
+    def get_position(self) -> float:
+        self._last_position = self._read("position", self._encoder.getPosition, self._last_position)
+        return self._last_position
+
+    def get_velocity(self) -> float:
+        self._last_velocity = self._read("velocity", self._encoder.getVelocity, self._last_velocity)
+        return self._last_velocity
+
+    def controller_faults(self) -> tuple[list[str], list[str]]:
+        """Names of the Spark's active and sticky faults (empty lists when it cannot tell)."""
+        try:
+            active = fault_names(self.spark.getFaults())
+            sticky = fault_names(self.spark.getStickyFaults())
+        except Exception:
+            return [], []
+        return active, sticky
+
+    def fault(self) -> str | None:
+        active, sticky = self.controller_faults()
+        parts = list(dict.fromkeys(self._problems.values()))
+        if active:
+            parts.append("faults: " + ", ".join(active))
+        text = "; ".join(parts) or None
+        self._alert.update(text)
+        # Sticky faults record a past event (e.g. a short CAN drop-out): a warning, not a fault now.
+        self._sticky_alert.update(
+            "sticky faults since start-up: " + ", ".join(sticky) if sticky and not active else None
+        )
+        return text
+
+    @property
+    def sim(self) -> SparkMotorSim:
+        if self._sim is None:
+            self._sim = SparkMotorSim(self)
+        return self._sim
+
+
+def _idle_mode(brake: bool) -> Any:
+    mode = rev.SparkBaseConfig.IdleMode
+    return mode.kBrake if brake else mode.kCoast
+
+
+class SparkMotorSim(MotorSim):
+    """The REV simulator for one Spark, spoken to in the bare motor's frame.
+
+    ``rev.SparkMaxSim``/``SparkFlexSim`` work entirely in the controller's user frame and ignore
+    ``inverted``, so this hook applies it: :meth:`applied_voltage` negates the controller's output
+    when the motor is inverted, and :meth:`set_rotor` negates the rotor's motion before it reaches
+    the controller. The controller's position integrates the rotor's *changes* (a relative encoder
+    starts wherever it is seeded, not at the rotor's absolute angle); the hook keeps that position
+    and writes it with ``SparkSim.setPosition`` every step, because a robot-side
+    ``RelativeEncoder.setPosition`` would be overwritten by the next ``iterate()``.
+    :meth:`SparkMotor.set_position` reseeds it through :meth:`seed`.
+    """
+
+    def __init__(self, motor: SparkMotor) -> None:
+        sim_class: Any = rev.SparkMaxSim if motor.controller == "sparkmax" else rev.SparkFlexSim
+        self.vendor_sim: Any = sim_class(motor.spark, motor.dc_motor)
+        self._sign = -1.0 if motor.settings.inverted else 1.0
+        self._units_per_rotation = motor.settings.units_per_rotation
+        position = motor.spark.getEncoder().getPosition()
+        self._position = position if math.isfinite(position) else 0.0
+        self._last_rotor: float | None = None
+
+    def applied_voltage(self) -> float:
+        sim = self.vendor_sim
+        return self._sign * sim.getAppliedOutput() * sim.getBusVoltage()  # type: ignore[no-any-return]
+
+    def set_rotor(self, rotations: float, rotations_per_second: float, dt: float) -> None:
+        if not (math.isfinite(rotations) and math.isfinite(rotations_per_second)):
+            raise ValueError(f"rotor state must be finite, got {rotations}, {rotations_per_second}")
+        if self._last_rotor is not None:
+            self._position += self._sign * (rotations - self._last_rotor) * self._units_per_rotation
+        self._last_rotor = rotations
+        velocity = self._sign * rotations_per_second * self._units_per_rotation
+        # iterate() adds velocity*dt to the position it was given: pre-subtract it.
+        self.vendor_sim.setPosition(self._position - velocity * dt)
+        self.vendor_sim.iterate(velocity, wpilib.RobotController.getBatteryVoltage(), dt)
+
+    def seed(self, position: float) -> None:
+        """The relative encoder was set to ``position`` (user frame)."""
+        self._position = position
+        self.vendor_sim.setPosition(position)

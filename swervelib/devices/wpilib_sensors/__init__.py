@@ -1,0 +1,46 @@
+"""Sensors read through WPILib itself: roboRIO DIO/analog absolute encoders and WPILib gyroscopes.
+
+Also home of :class:`PortPool`, which opens each roboRIO port once per process. The HAL refuses a
+second handle on a DIO or analog channel, and a second SPI gyro on the same port silently reads
+nothing in simulation (and corrupted the heap at interpreter exit in our trials). Building a drive
+twice in one process (tests, or robot code re-creating its subsystem) therefore shares the device
+instead of opening it again; ``close()`` on the last adapter using it frees the port.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any
+
+
+class PortPool:
+    """Opened devices by port, shared by every adapter on that port, reference counted."""
+
+    def __init__(self) -> None:
+        self._open: dict[Hashable, tuple[Any, int]] = {}
+
+    def acquire(self, key: Hashable, factory: Callable[[], Any]) -> Any:
+        """The device on ``key``, opened with ``factory`` unless an adapter already holds it."""
+        entry = self._open.get(key)
+        if entry is None:
+            entry = (factory(), 0)
+        device, users = entry
+        self._open[key] = (device, users + 1)
+        return device
+
+    def release(self, key: Hashable) -> None:
+        """One user is done with ``key``; the last one drops the pool's reference."""
+        entry = self._open.get(key)
+        if entry is None:
+            return
+        device, users = entry
+        if users <= 1:
+            del self._open[key]
+        else:
+            self._open[key] = (device, users - 1)
+
+    def is_open(self, key: Hashable) -> bool:
+        return key in self._open
+
+
+PORTS = PortPool()

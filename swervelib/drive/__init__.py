@@ -1,0 +1,1 @@
+"""The drive: modules, kinematics, odometry, driving modes and telemetry."""

@@ -1,0 +1,149 @@
+"""One swerve module: its three devices, its angle, and how it follows a desired state.
+
+The module angle comes from the absolute encoder (after inversion) minus the configured offset,
+wrapped to [0°, 360°). While the absolute encoder is healthy the module remembers how far the angle
+motor's relative encoder sits from it; when the absolute encoder faults (bad magnet, unplugged, NaN)
+the module carries on from the relative encoder plus that remembered difference, so the angle does
+not jump, and an Alert names the encoder.
+
+The angle motor is always commanded relative to where its own encoder is now (current motor
+position plus the shortest turn to the target), so the control never depends on the relative encoder
+having been seeded exactly.
+"""
+
+from __future__ import annotations
+
+import math
+
+from wpimath.geometry import Rotation2d, Translation2d
+from wpimath.kinematics import SwerveModulePosition, SwerveModuleState
+
+from swervelib.config.model import ModuleConfig
+from swervelib.devices.faults import FaultAlert
+from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
+from swervelib.drive.angles import module_angle, wrap_180, wrap_360
+
+NOMINAL_VOLTS = 12.0
+ANTI_JITTER_FRACTION = 0.01  # below 1 % of top speed, hold the last angle instead of snapping
+
+
+def _finite(value: float, fallback: float) -> float:
+    return value if math.isfinite(value) else fallback
+
+
+class SwerveModule:
+    """A module: call :meth:`update` once per loop, then read or command it."""
+
+    def __init__(
+        self,
+        config: ModuleConfig,
+        drive_motor: SwerveMotor,
+        angle_motor: SwerveMotor,
+        encoder: AbsoluteEncoder | None,
+        *,
+        free_speed_mps: float,
+    ) -> None:
+        self.config = config
+        self.name = config.name
+        self.location = Translation2d(config.location.front_m, config.location.left_m)
+        self.drive_motor = drive_motor
+        self.angle_motor = angle_motor
+        self.encoder = encoder
+        self.free_speed_mps = free_speed_mps
+        self.use_cosine_compensator = config.use_cosine_compensator
+        self._kv = NOMINAL_VOLTS / free_speed_mps
+        self._offset = config.absolute_encoder_offset_deg
+        self._alerts = {
+            "drive": FaultAlert(drive_motor.label),
+            "angle": FaultAlert(angle_motor.label),
+        }
+        if encoder is not None:
+            self._alerts["encoder"] = FaultAlert(encoder.label)
+        # Readings, refreshed by update(); the spec's telemetry values.
+        self.raw_absolute_deg = 0.0
+        self.raw_angle_deg = 0.0
+        self.raw_drive_m = 0.0
+        self.drive_velocity_mps = 0.0
+        self.angle_deg = 0.0
+        self.absolute_read_issue = encoder is None
+        self.speed_setpoint_mps = 0.0
+        self.angle_setpoint_deg = 0.0
+        self._relative_to_module = 0.0  # module angle − relative angle encoder, while both are good
+        self._angle = Rotation2d()
+        for device in (drive_motor, angle_motor, encoder):
+            if device is not None:
+                device.refresh()
+        self.update()
+        self.seed_relative_encoder()
+        self.angle_setpoint_deg = self.angle_deg
+
+    # -- readings ----------------------------------------------------------------------------------
+    def update(self) -> None:
+        """Read this module's sensors (after the drive's batched refresh) and work out its angle."""
+        drive, angle, encoder = self.drive_motor, self.angle_motor, self.encoder
+        self.raw_drive_m = _finite(drive.get_position(), self.raw_drive_m)
+        self.drive_velocity_mps = _finite(drive.get_velocity(), self.drive_velocity_mps)
+        self.raw_angle_deg = _finite(angle.get_position(), self.raw_angle_deg)
+        fault = None
+        if encoder is not None:
+            raw = encoder.get_absolute_degrees()
+            fault = encoder.fault()
+            if fault is None and not math.isfinite(raw):
+                fault = "reading is not a number"
+            if fault is None:
+                self.raw_absolute_deg = raw
+            self._alerts["encoder"].update(fault)
+        self._alerts["drive"].update(drive.fault())
+        self._alerts["angle"].update(angle.fault())
+        if encoder is not None and fault is None:
+            self.angle_deg = module_angle(self.raw_absolute_deg, self._offset)
+            self._relative_to_module = wrap_180(self.angle_deg - self.raw_angle_deg)
+            self.absolute_read_issue = False
+        else:
+            self.angle_deg = wrap_360(self.raw_angle_deg + self._relative_to_module)
+            self.absolute_read_issue = True
+        self._angle = Rotation2d.fromDegrees(self.angle_deg)
+
+    def seed_relative_encoder(self) -> None:
+        """Set the angle motor's relative encoder to the module angle (done at start-up)."""
+        if self.encoder is None or self.absolute_read_issue:
+            return
+        self.angle_motor.set_position(self.angle_deg)
+        self.raw_angle_deg = self.angle_deg
+        self._relative_to_module = 0.0
+
+    def get_angle(self) -> Rotation2d:
+        """The module angle, counter-clockwise positive, 0 = facing the robot's front."""
+        return self._angle
+
+    def get_state(self) -> SwerveModuleState:
+        return SwerveModuleState(self.drive_velocity_mps, self._angle)
+
+    def get_position(self) -> SwerveModulePosition:
+        return SwerveModulePosition(self.raw_drive_m, self._angle)
+
+    # -- commands ----------------------------------------------------------------------------------
+    def set_desired_state(self, state: SwerveModuleState, *, force_angle: bool = False) -> None:
+        """Follow ``state``: optimise (never turn more than 90°), cosine-compensate, command."""
+        state.optimize(self._angle)
+        speed = state.speed
+        target = state.angle.degrees()
+        if not force_angle and abs(speed) < ANTI_JITTER_FRACTION * self.free_speed_mps:
+            target = self.angle_setpoint_deg  # hold: do not snap the wheels when stopping
+        error = wrap_180(target - self.angle_deg)
+        if self.use_cosine_compensator:
+            speed *= max(0.0, math.cos(math.radians(error)))
+        self.speed_setpoint_mps = speed
+        self.angle_setpoint_deg = wrap_360(target)
+        self.angle_motor.set_angle(self.raw_angle_deg + error)
+        self.drive_motor.set_velocity(speed, self._kv * speed)
+
+    def stop(self) -> None:
+        """Zero drive output and hold the current angle."""
+        self.speed_setpoint_mps = 0.0
+        self.drive_motor.set_voltage(0.0)
+        self.angle_motor.set_voltage(0.0)
+
+    def set_idle_mode(self, brake: bool) -> None:
+        """Brake or coast on the drive motor (angle motors stay as configured)."""
+        self.drive_motor.set_brake(brake)

@@ -1,0 +1,368 @@
+"""SwerveDrive: the public entry point.
+
+Typical robot code::
+
+    from swervelib import SwerveDrive
+
+    class Robot(wpilib.TimedRobot):
+        def robotInit(self):
+            self.swerve = SwerveDrive.from_directory()     # deploy/swerve
+
+        def robotPeriodic(self):
+            self.swerve.periodic()                         # sensors, odometry, telemetry
+
+        def teleopPeriodic(self):
+            self.swerve.drive(ChassisSpeeds(vx, vy, omega), field_relative=True)
+
+Units are SI (metres, radians, seconds); geometry is WPILib's. The gyro is **not** zeroed at start:
+the pose starts at the origin facing 0 rad whatever the IMU reads, and ``zero_heading()`` or
+``reset_pose()`` set it later (the raw IMU yaw is never changed by the library).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import wpilib
+from wpimath import estimator, kinematics
+from wpimath.controller import PIDController
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d
+from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition, SwerveModuleState
+
+from swervelib.config import ConfigError, Problem, SwerveConfig, load_directory
+from swervelib.config.catalog import Vendor
+from swervelib.devices.faults import FaultAlert
+from swervelib.devices.interfaces import Device, Imu
+from swervelib.drive.builder import build_imu, build_module
+from swervelib.drive.module import SwerveModule
+from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
+
+LOOP_PERIOD_S = 0.02
+SUPPORTED_MODULE_COUNTS = (2, 3, 4, 6)
+
+
+def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
+    return getattr(package, f"SwerveDrive{count}{prefix}")
+
+
+class SwerveDrive:
+    """A swerve drive built from a configuration. See the module docstring for use."""
+
+    def __init__(
+        self,
+        config: SwerveConfig,
+        *,
+        max_speed: float | None = None,
+        verbosity: TelemetryVerbosity = TelemetryVerbosity.HIGH,
+        loop_period: float = LOOP_PERIOD_S,
+        simulate: bool | None = None,
+    ) -> None:
+        count = len(config.modules)
+        if count not in SUPPORTED_MODULE_COUNTS:
+            raise ConfigError(
+                [
+                    Problem(
+                        "swervedrive.json",
+                        "modules",
+                        "WPILib kinematics support 2, 3, 4 or 6 modules",
+                        found=f"{count} modules",
+                    )
+                ],
+                config.directory,
+            )
+        self.config = config
+        self.loop_period = loop_period
+        self.modules: tuple[SwerveModule, ...] = tuple(
+            build_module(config, m) for m in config.modules
+        )
+        self.imu: Imu = build_imu(config)
+        self._imu_alert = FaultAlert(self.imu.label)
+        physical_max = min(m.free_speed_mps for m in self.modules)
+        self.max_speed = min(max_speed or config.max_speed_mps, physical_max)
+        self.module_max_speed = physical_max
+        radius = max(m.location.norm() for m in self.modules)
+        self.max_angular_velocity = self.max_speed / radius
+        locations = [m.location for m in self.modules]
+        self.kinematics: Any = _wpilib_class("Kinematics", count, kinematics)(*locations)
+        self._devices = self._collect_devices()
+        self._batched, self._unbatched = self._split_refresh(self._devices)
+        self._refresh()
+        for module in self.modules:
+            module.update()
+        self._raw_yaw_deg = self.imu.get_raw_yaw_degrees()
+        self._yaw_deg = self._raw_yaw_deg if math.isfinite(self._raw_yaw_deg) else 0.0
+        self._imu_ok = True
+        self._yaw_offset = (
+            0.0  # added to the raw yaw after an IMU outage, so the heading is continuous
+        )
+        self._positions = [m.get_position() for m in self.modules]
+        self.estimator: Any = _wpilib_class("PoseEstimator", count, estimator)(
+            self.kinematics, Rotation2d.fromDegrees(self._yaw_deg), tuple(self._positions), Pose2d()
+        )
+        self._pose = Pose2d()
+        self._desired_speeds = ChassisSpeeds()
+        self._desired_states: list[SwerveModuleState] = [m.get_state() for m in self.modules]
+        heading = (config.controller.heading if config.controller else None) or None
+        self.heading_controller = PIDController(
+            heading.p if heading else 0.4,
+            heading.i if heading else 0.0,
+            heading.d if heading else 0.0,
+        )
+        if heading and heading.iz > 0:
+            self.heading_controller.setIZone(heading.iz)
+        self.heading_controller.enableContinuousInput(-math.pi, math.pi)
+        self.telemetry = DriveTelemetry(self.modules, self.max_speed, verbosity)
+        self._last_time = wpilib.Timer.getFPGATimestamp()
+        # In simulation the drive steps a physics model of itself unless a SwerveSim is attached
+        # explicitly (e.g. in physics.py), so `from_directory()` drives in `robotpy sim` as is.
+        self._simulate = wpilib.RobotBase.isSimulation() if simulate is None else simulate
+        self._sim: Any = None
+        self._sim_owned = False
+
+    @classmethod
+    def from_directory(
+        cls,
+        directory: str | os.PathLike[str] | None = None,
+        *,
+        max_speed: float | None = None,
+        verbosity: TelemetryVerbosity = TelemetryVerbosity.HIGH,
+        simulate: bool | None = None,
+    ) -> SwerveDrive:
+        """Load ``directory`` (default: ``<deploy directory>/swerve``) and build the drive.
+
+        ``max_speed`` (m/s) defaults to ``maxSpeed`` in swervedrive.json, else the slowest module's
+        free speed. In simulation (``simulate`` defaults to ``RobotBase.isSimulation()``) the
+        drive moves a physics model of a correctly built robot each ``periodic()`` unless a
+        :class:`swervelib.sim.SwerveSim` is attached. Raises :class:`ConfigError` for a bad
+        configuration and
+        :class:`~swervelib.devices.registry.MissingVendorError` when a vendor package is missing.
+        """
+        if directory is None:
+            directory = Path(wpilib.getDeployDirectory()) / "swerve"
+        config = load_directory(directory)
+        return cls(config, max_speed=max_speed, verbosity=verbosity, simulate=simulate)
+
+    # -- set-up helpers ------------------------------------------------------------------------------
+    def _collect_devices(self) -> list[Device]:
+        devices: list[Device] = [self.imu]
+        for module in self.modules:
+            devices += [module.drive_motor, module.angle_motor]
+            if module.encoder is not None:
+                devices.append(module.encoder)
+        return devices
+
+    @staticmethod
+    def _split_refresh(devices: Sequence[Device]) -> tuple[list[Any], list[Device]]:
+        batched: list[Any] = []
+        unbatched: list[Device] = []
+        for device in devices:
+            signals = device.status_signals()
+            if signals:
+                batched.extend(signals)
+            else:
+                unbatched.append(device)
+        return batched, unbatched
+
+    def _refresh(self) -> None:
+        if self._batched:
+            from swervelib.devices.ctre6.batch import refresh_all
+
+            refresh_all(self._batched)
+        for device in self._unbatched:
+            device.refresh()
+
+    @property
+    def vendors(self) -> set[Vendor]:
+        """The vendor libraries this drive's devices come from."""
+        vendors = {self.config.drive.imu_type.vendor}
+        for m in self.config.modules:
+            vendors |= {m.drive_motor_type.vendor, m.angle_motor_type.vendor, m.encoder_type.vendor}
+        return vendors
+
+    # -- simulation ----------------------------------------------------------------------------------
+    def attach_simulation(self, sim: Any) -> None:
+        """Called by :class:`swervelib.sim.SwerveSim`: that model now owns the physics."""
+        self._sim = sim
+        self._sim_owned = False
+
+    def resync_after_simulation_start(self) -> None:
+        """Re-read every sensor after a simulator has placed the mechanism, and re-seed."""
+        if self.vendors & {Vendor.CTRE_PHOENIX6, Vendor.CTRE_PHOENIX5}:
+            time.sleep(0.05)  # CTRE sim signals refresh on the wall clock (~10 ms)
+        self._refresh()
+        for module in self.modules:
+            module.update()
+            module.seed_relative_encoder()
+        raw = self.imu.get_raw_yaw_degrees()
+        if math.isfinite(raw):
+            self._raw_yaw_deg = self._yaw_deg = raw
+            self._yaw_offset = 0.0
+        self._positions = [m.get_position() for m in self.modules]
+        self.reset_pose(self._pose)
+
+    def _step_own_simulation(self, dt: float) -> None:
+        if self._sim is None:
+            from swervelib.sim.swerve_sim import SwerveSim
+
+            SwerveSim(self)
+            self._sim_owned = True
+        elif self._sim_owned:
+            self._sim.step(dt)
+
+    # -- every loop ----------------------------------------------------------------------------------
+    def periodic(self) -> None:
+        """Call once per robot loop: read every sensor once, update odometry, publish telemetry."""
+        now = wpilib.Timer.getFPGATimestamp()
+        dt = min(max(now - self._last_time, 0.0), 0.1)
+        self._last_time = now
+        if self._simulate and (self._sim is None or self._sim_owned):
+            self._step_own_simulation(dt)
+        self._refresh()
+        for module in self.modules:
+            module.update()
+        positions = [m.get_position() for m in self.modules]
+        self._update_yaw(dt)
+        self._positions = positions
+        self._pose = self.estimator.update(Rotation2d.fromDegrees(self._yaw_deg), tuple(positions))
+        self.telemetry.publish(
+            self._pose,
+            self._raw_yaw_deg,
+            self.get_robot_relative_speeds(),
+            self._desired_speeds,
+            self._desired_states,
+        )
+
+    def _update_yaw(self, dt: float) -> None:
+        """IMU yaw when healthy; otherwise carry on with the wheels' own rotation estimate."""
+        raw = self.imu.get_raw_yaw_degrees()
+        fault = self.imu.fault()
+        if fault is None and not math.isfinite(raw):
+            fault = "yaw is not a number"
+        self._imu_alert.update(fault)
+        if fault is None:
+            if not self._imu_ok:  # recovered: continue from where the wheel estimate got to
+                self._yaw_offset = self._yaw_deg - raw
+            self._raw_yaw_deg = raw
+            self._yaw_deg = raw + self._yaw_offset
+            self._imu_ok = True
+            return
+        self._imu_ok = False
+        omega = self.get_robot_relative_speeds().omega
+        self._yaw_deg += math.degrees(omega * dt)
+
+    # -- commands --------------------------------------------------------------------------------------
+    def drive(
+        self,
+        speeds: ChassisSpeeds,
+        *,
+        field_relative: bool = False,
+        center_of_rotation: Translation2d | None = None,
+    ) -> None:
+        """Drive at ``speeds`` (m/s, rad/s); robot-relative unless ``field_relative``."""
+        vx, vy, omega = speeds.vx, speeds.vy, speeds.omega
+        if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(omega)):
+            vx = vy = omega = 0.0
+        robot = ChassisSpeeds(vx, vy, omega)
+        if field_relative:
+            robot = ChassisSpeeds.fromFieldRelativeSpeeds(robot, self._pose.rotation())
+        robot = ChassisSpeeds.discretize(robot, self.loop_period)
+        self._desired_speeds = robot
+        if center_of_rotation is None:
+            states = self.kinematics.toSwerveModuleStates(robot)
+        else:
+            states = self.kinematics.toSwerveModuleStates(robot, center_of_rotation)
+        states = self.kinematics.desaturateWheelSpeeds(states, self.max_speed)
+        self.set_module_states(states)
+
+    def set_module_states(self, states: Sequence[SwerveModuleState]) -> None:
+        """Command each module directly (robot-relative states, in module order)."""
+        for module, state in zip(self.modules, states, strict=True):
+            module.set_desired_state(state)
+        self._desired_states = list(states)
+
+    def drive_facing(
+        self, vx: float, vy: float, heading: Rotation2d, *, field_relative: bool = True
+    ) -> None:
+        """Translate at (vx, vy) m/s while the heading PID turns the robot to ``heading``."""
+        current = self._pose.rotation().radians()
+        output = self.heading_controller.calculate(current, heading.radians())
+        omega = max(-1.0, min(1.0, output)) * self.max_angular_velocity
+        self.drive(ChassisSpeeds(vx, vy, omega), field_relative=field_relative)
+
+    def lock(self) -> None:
+        """Point every wheel at the robot centre (an X), speed 0. Call it every loop while locked."""
+        states = []
+        for module in self.modules:
+            state = SwerveModuleState(0.0, module.location.angle())
+            module.set_desired_state(state, force_angle=True)
+            states.append(state)
+        self._desired_states = states
+        self._desired_speeds = ChassisSpeeds()
+
+    def stop(self) -> None:
+        """Stop every motor."""
+        for module in self.modules:
+            module.stop()
+        self._desired_speeds = ChassisSpeeds()
+
+    def set_idle_mode(self, brake: bool) -> None:
+        """Brake or coast on the drive motors."""
+        for module in self.modules:
+            module.set_idle_mode(brake)
+
+    # -- pose ------------------------------------------------------------------------------------------
+    def get_pose(self) -> Pose2d:
+        """The pose estimate (metres, radians), updated by :meth:`periodic`."""
+        return self._pose
+
+    def reset_pose(self, pose: Pose2d) -> None:
+        """Set the pose; the gyro is left alone and odometry stays consistent with it."""
+        self.estimator.resetPosition(
+            Rotation2d.fromDegrees(self._yaw_deg), tuple(self._positions), pose
+        )
+        self._pose = pose
+
+    def get_heading(self) -> Rotation2d:
+        """The pose estimator's heading."""
+        return self._pose.rotation()
+
+    def zero_heading(self) -> None:
+        """Make the current direction the field's 0 rad, keeping the position."""
+        self.reset_pose(Pose2d(self._pose.translation(), Rotation2d()))
+
+    def get_raw_yaw(self) -> Rotation2d:
+        """The IMU yaw after ``invertedIMU``, before any zeroing."""
+        return Rotation2d.fromDegrees(self._raw_yaw_deg)
+
+    def add_vision_measurement(
+        self,
+        pose: Pose2d,
+        timestamp: float,
+        std_devs: tuple[float, float, float] | None = None,
+    ) -> None:
+        """Fuse a vision pose taken at ``timestamp`` (FPGA seconds)."""
+        if std_devs is None:
+            self.estimator.addVisionMeasurement(pose, timestamp)
+        else:
+            self.estimator.addVisionMeasurement(pose, timestamp, std_devs)
+
+    # -- speeds and states -----------------------------------------------------------------------------
+    def get_module_states(self) -> list[SwerveModuleState]:
+        return [m.get_state() for m in self.modules]
+
+    def get_module_positions(self) -> list[SwerveModulePosition]:
+        return [m.get_position() for m in self.modules]
+
+    def get_robot_relative_speeds(self) -> ChassisSpeeds:
+        speeds: ChassisSpeeds = self.kinematics.toChassisSpeeds(tuple(self.get_module_states()))
+        return speeds
+
+    def get_field_relative_speeds(self) -> ChassisSpeeds:
+        return ChassisSpeeds.fromRobotRelativeSpeeds(
+            self.get_robot_relative_speeds(), self._pose.rotation()
+        )

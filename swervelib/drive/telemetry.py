@@ -1,0 +1,148 @@
+"""NetworkTables telemetry under ``/SmartDashboard/swerve/``, through publishers created once.
+
+Verbosity (default ``HIGH``, so the raw values the calibration procedures read need no set-up):
+
+* ``NONE``: nothing per loop.
+* ``LOW``: the pose (``advantagescope/pose``, ``advantagescope/robotRotation``) and the Field2d.
+* ``POSE``: ``LOW`` plus module states and chassis speeds (AdvantageScope structs).
+* ``HIGH``: ``POSE`` plus every module's raw readings and setpoints and ``Raw IMU Yaw`` /
+  ``Adjusted IMU Yaw``.
+
+Settings (module count, locations, max speed) are published once at any verbosity above ``NONE``.
+"""
+
+from __future__ import annotations
+
+import enum
+from collections.abc import Sequence
+from typing import Any
+
+import ntcore
+import wpilib
+from wpimath.geometry import Pose2d, Rotation2d
+from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
+
+from swervelib.drive.module import SwerveModule
+
+ROOT = "/SmartDashboard/swerve"
+
+
+class TelemetryVerbosity(enum.IntEnum):
+    NONE = 0
+    LOW = 1
+    POSE = 2
+    HIGH = 3
+
+
+class _ModulePublishers:
+    def __init__(self, nt: ntcore.NetworkTableInstance, module: SwerveModule) -> None:
+        base = f"{ROOT}/modules/{module.name}"
+
+        def double(name: str) -> ntcore.DoublePublisher:
+            return nt.getDoubleTopic(f"{base}/{name}").publish()
+
+        self.module = module
+        self.raw_absolute = double("Raw Absolute Encoder")
+        self.adjusted_absolute = double("Adjusted Absolute Encoder")
+        self.raw_angle = double("Raw Angle Encoder")
+        self.raw_drive = double("Raw Drive Encoder")
+        self.raw_drive_velocity = double("Raw Drive Velocity")
+        self.speed_setpoint = double("Speed Setpoint")
+        self.angle_setpoint = double("Angle Setpoint")
+        self.read_issue = nt.getBooleanTopic(f"{base}/Absolute Encoder Read Issue").publish()
+
+    def publish(self) -> None:
+        m = self.module
+        self.raw_absolute.set(m.raw_absolute_deg)
+        self.adjusted_absolute.set(m.angle_deg)
+        self.raw_angle.set(m.raw_angle_deg)
+        self.raw_drive.set(m.raw_drive_m)
+        self.raw_drive_velocity.set(m.drive_velocity_mps)
+        self.speed_setpoint.set(m.speed_setpoint_mps)
+        self.angle_setpoint.set(m.angle_setpoint_deg)
+        self.read_issue.set(m.absolute_read_issue)
+
+
+class DriveTelemetry:
+    """Publishes a drive's state each loop, as much as the verbosity asks for."""
+
+    def __init__(
+        self,
+        modules: Sequence[SwerveModule],
+        max_speed_mps: float,
+        verbosity: TelemetryVerbosity = TelemetryVerbosity.HIGH,
+        nt: ntcore.NetworkTableInstance | None = None,
+    ) -> None:
+        self.verbosity = verbosity
+        self.nt = nt or ntcore.NetworkTableInstance.getDefault()
+        self.modules = tuple(modules)
+        self.field = wpilib.Field2d()
+        self._published: dict[str, Any] = {}
+        scope = f"{ROOT}/advantagescope"
+        if verbosity > TelemetryVerbosity.NONE:
+            self._publish_settings(max_speed_mps)
+            wpilib.SmartDashboard.putData("Field", self.field)
+            self.pose = self.nt.getStructTopic(f"{scope}/pose", Pose2d).publish()
+            self.rotation = self.nt.getStructTopic(f"{scope}/robotRotation", Rotation2d).publish()
+        if verbosity >= TelemetryVerbosity.POSE:
+            self.current_states = self.nt.getStructArrayTopic(
+                f"{scope}/currentStates", SwerveModuleState
+            ).publish()
+            self.desired_states = self.nt.getStructArrayTopic(
+                f"{scope}/desiredStates", SwerveModuleState
+            ).publish()
+            self.measured_speeds = self.nt.getStructTopic(
+                f"{scope}/measuredChassisSpeeds", ChassisSpeeds
+            ).publish()
+            self.desired_speeds = self.nt.getStructTopic(
+                f"{scope}/desiredChassisSpeeds", ChassisSpeeds
+            ).publish()
+        if verbosity >= TelemetryVerbosity.HIGH:
+            self.module_publishers = [_ModulePublishers(self.nt, m) for m in self.modules]
+            self.raw_yaw = self.nt.getDoubleTopic(f"{ROOT}/Raw IMU Yaw").publish()
+            self.adjusted_yaw = self.nt.getDoubleTopic(f"{ROOT}/Adjusted IMU Yaw").publish()
+
+    def _publish_settings(self, max_speed_mps: float) -> None:
+        nt = self.nt
+        count = nt.getDoubleTopic(f"{ROOT}/moduleCount").publish()
+        count.set(len(self.modules))
+        names = nt.getStringArrayTopic(f"{ROOT}/moduleNames").publish()
+        names.set([m.name for m in self.modules])
+        locations = nt.getDoubleArrayTopic(f"{ROOT}/wheelLocation").publish()
+        locations.set([v for m in self.modules for v in (m.location.X(), m.location.Y())])
+        units = nt.getStringTopic(f"{ROOT}/wheelLocationUnit").publish()
+        units.set("metres")
+        speed = nt.getDoubleTopic(f"{ROOT}/maxSpeed").publish()
+        speed.set(max_speed_mps)
+        # keep the publishers alive so the values stay published
+        self._published.update(
+            count=count, names=names, locations=locations, units=units, speed=speed
+        )
+
+    def publish(
+        self,
+        pose: Pose2d,
+        raw_yaw_deg: float,
+        measured: ChassisSpeeds,
+        desired: ChassisSpeeds,
+        desired_states: Sequence[SwerveModuleState],
+    ) -> None:
+        verbosity = self.verbosity
+        if verbosity == TelemetryVerbosity.NONE:
+            return
+        rotation = pose.rotation()
+        self.pose.set(pose)
+        self.rotation.set(rotation)
+        self.field.setRobotPose(pose)
+        if verbosity < TelemetryVerbosity.POSE:
+            return
+        self.current_states.set([m.get_state() for m in self.modules])
+        self.desired_states.set(list(desired_states))
+        self.measured_speeds.set(measured)
+        self.desired_speeds.set(desired)
+        if verbosity < TelemetryVerbosity.HIGH:
+            return
+        for publishers in self.module_publishers:
+            publishers.publish()
+        self.raw_yaw.set(raw_yaw_deg)
+        self.adjusted_yaw.set(rotation.degrees())

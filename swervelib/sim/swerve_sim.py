@@ -1,0 +1,245 @@
+"""SwerveSim: a physics model of the robot that the library's devices cannot see into.
+
+The library commands its motor controllers; ``step(dt)`` reads what each controller really applies
+to its motor (through the vendor simulator, in the bare motor's frame), moves the physical robot
+described by a :class:`HardwareTruth`, and writes every sensor back through the vendor simulators.
+Devices are matched to physical corners by their ids, so a configuration that puts the wrong ids
+at a corner, or a wrong inversion flag, misbehaves here exactly as on the field.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from wpimath import kinematics
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d, Twist2d
+from wpimath.kinematics import SwerveModuleState
+
+from swervelib.config.catalog import Bus
+from swervelib.config.model import INCH, ModuleConfig
+from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
+from swervelib.sim.motor_model import MotorModel, dc_motor
+from swervelib.sim.truth import CornerTruth, HardwareTruth
+
+if TYPE_CHECKING:
+    from swervelib.drive.swerve_drive import SwerveDrive
+
+MAX_SUBSTEP_S = 0.002
+
+
+@dataclass
+class _Corner:
+    """One physical corner: its truth, the library devices really mounted there, its physics."""
+
+    truth: CornerTruth
+    location: Translation2d
+    angle_motor: SwerveMotor
+    drive_motor: SwerveMotor
+    encoder: AbsoluteEncoder | None
+    angle_gear: float  # motor rotations per module rotation
+    drive_metres_per_rotation: float
+    angle_model: MotorModel
+    drive_model: MotorModel
+    angle_origin_deg: float  # true module angle when the angle rotor is at 0
+
+    @property
+    def angle_sign(self) -> float:
+        return -1.0 if self.truth.angle_reversed else 1.0
+
+    @property
+    def drive_sign(self) -> float:
+        return -1.0 if self.truth.drive_reversed else 1.0
+
+    def module_angle_deg(self) -> float:
+        turns = self.angle_sign * self.angle_model.position / self.angle_gear
+        return self.angle_origin_deg + 360.0 * turns
+
+    def module_rate_dps(self) -> float:
+        return self.angle_sign * 360.0 * self.angle_model.velocity / self.angle_gear
+
+    def wheel_speed(self) -> float:
+        return self.drive_sign * self.drive_model.velocity * self.drive_metres_per_rotation
+
+
+def _find(owners: Mapping[int, Any], device_id: int, what: str, corner: str) -> Any:
+    try:
+        return owners[device_id]
+    except KeyError:
+        known = sorted(owners)
+        raise ValueError(
+            f"the truth puts {what} id {device_id} at {corner}, but the configuration has no "
+            f"{what} with that id (it has {known})"
+        ) from None
+
+
+class SwerveSim:
+    """Physics for a :class:`SwerveDrive`. Call :meth:`step` once per simulation period."""
+
+    def __init__(
+        self,
+        drive: SwerveDrive,
+        truth: HardwareTruth | None = None,
+        *,
+        initial_module_angles_deg: Mapping[str, float] | None = None,
+        initial_pose: Pose2d | None = None,
+        initial_yaw_deg: float = 0.0,
+    ) -> None:
+        self.drive = drive
+        self.truth = truth or HardwareTruth.matching(drive.config)
+        config = drive.config
+        physical = config.physical_or_default
+        count = len(self.truth.corners)
+        wheel_mass = physical.robot_mass_kg / count
+        drives: dict[int, tuple[SwerveMotor, ModuleConfig]] = {}
+        angles: dict[int, tuple[SwerveMotor, ModuleConfig]] = {}
+        encoders: dict[int, AbsoluteEncoder] = {}  # by encoder id
+        attached: dict[int, AbsoluteEncoder] = {}  # plugged into an angle motor: by its id
+        for module, module_config in zip(drive.modules, config.modules, strict=True):
+            drives[module_config.drive.id] = (module.drive_motor, module_config)
+            angles[module_config.angle.id] = (module.angle_motor, module_config)
+            if module.encoder is None:
+                continue
+            if module_config.encoder_type.bus is Bus.ATTACHED:
+                attached[module_config.angle.id] = module.encoder
+            else:
+                encoders[module_config.encoder.id] = module.encoder
+        initial = initial_module_angles_deg or {}
+        self._corners: list[_Corner] = []
+        for truth_corner in self.truth.corners:
+            angle_motor, angle_config = _find(
+                angles, truth_corner.angle_id, "angle motor", truth_corner.name
+            )
+            drive_motor, drive_config = _find(
+                drives, truth_corner.drive_id, "drive motor", truth_corner.name
+            )
+            encoder = attached.get(truth_corner.angle_id) or encoders.get(truth_corner.encoder_id)
+            gear = 360.0 / angle_config.conversion.angle_deg_per_rotation
+            metres = drive_config.conversion.drive_m_per_rotation
+            angle_inertia = physical.steer_rotational_inertia / gear**2
+            drive_inertia = wheel_mass * (metres / (2 * math.pi)) ** 2
+            self._corners.append(
+                _Corner(
+                    truth=truth_corner,
+                    location=Translation2d(truth_corner.front * INCH, truth_corner.left * INCH),
+                    angle_motor=angle_motor,
+                    drive_motor=drive_motor,
+                    encoder=encoder,
+                    angle_gear=gear,
+                    drive_metres_per_rotation=metres,
+                    angle_model=MotorModel(
+                        dc_motor(angle_config.angle_motor_type.motor),
+                        angle_inertia,
+                        physical.friction.angle,
+                    ),
+                    drive_model=MotorModel(
+                        dc_motor(drive_config.drive_motor_type.motor),
+                        drive_inertia,
+                        physical.friction.drive,
+                    ),
+                    angle_origin_deg=float(initial.get(truth_corner.name, 0.0)),
+                )
+            )
+        if count not in (2, 3, 4, 6):
+            raise ValueError("WPILib kinematics support 2, 3, 4 or 6 modules")
+        self._kinematics: Any = getattr(kinematics, f"SwerveDrive{count}Kinematics")(
+            *(c.location for c in self._corners)
+        )
+        self._pose = initial_pose or Pose2d()
+        self._yaw_deg = initial_yaw_deg
+        self._yaw_rate_dps = 0.0
+        drive.attach_simulation(self)
+        self._write_sensors()
+        drive.resync_after_simulation_start()
+
+    # -- read-outs -----------------------------------------------------------------------------------
+    @property
+    def true_pose(self) -> Pose2d:
+        """Where the robot really is (field frame, metres and radians)."""
+        return self._pose
+
+    @property
+    def true_yaw_deg(self) -> float:
+        """The robot's real heading, counter-clockwise positive, unwrapped."""
+        return self._yaw_deg
+
+    @property
+    def true_module_angles(self) -> dict[str, Rotation2d]:
+        """Each corner's real module angle (0 = the wheel faces the robot's front)."""
+        return {c.truth.name: Rotation2d.fromDegrees(c.module_angle_deg()) for c in self._corners}
+
+    @property
+    def true_module_speeds(self) -> dict[str, float]:
+        """Each corner's real wheel speed along the wheel's direction (m/s)."""
+        return {c.truth.name: c.wheel_speed() for c in self._corners}
+
+    # -- physics ---------------------------------------------------------------------------------------
+    def step(self, dt: float) -> None:
+        """Advance the physical robot by ``dt`` seconds and update every sensor."""
+        if dt <= 0:
+            return
+        volts = [
+            (c.angle_motor.sim.applied_voltage(), c.drive_motor.sim.applied_voltage())
+            for c in self._corners
+        ]
+        substeps = max(1, math.ceil(dt / MAX_SUBSTEP_S))
+        h = dt / substeps
+        for _ in range(substeps):
+            states = []
+            for corner, (angle_volts, drive_volts) in zip(self._corners, volts, strict=True):
+                corner.angle_model.step(angle_volts, h)
+                corner.drive_model.step(drive_volts, h)
+                states.append(
+                    SwerveModuleState(
+                        corner.wheel_speed(), Rotation2d.fromDegrees(corner.module_angle_deg())
+                    )
+                )
+            speeds = self._kinematics.toChassisSpeeds(tuple(states))
+            self._pose = self._pose.exp(Twist2d(speeds.vx * h, speeds.vy * h, speeds.omega * h))
+            self._yaw_rate_dps = math.degrees(speeds.omega)
+            self._yaw_deg += self._yaw_rate_dps * h
+        self._write_sensors(dt)
+
+    def _write_sensors(self, dt: float = 0.02) -> None:
+        for corner in self._corners:
+            corner.angle_motor.sim.set_rotor(
+                corner.angle_model.position, corner.angle_model.velocity, dt
+            )
+            corner.drive_motor.sim.set_rotor(
+                corner.drive_model.position, corner.drive_model.velocity, dt
+            )
+            if corner.encoder is not None:
+                truth = corner.truth
+                sign = -1.0 if truth.encoder_reversed else 1.0
+                reading = (corner.module_angle_deg() + truth.encoder_zero_deg) / 360.0
+                corner.encoder.sim.set_raw(sign * reading, sign * corner.module_rate_dps() / 360.0)
+        imu_sign = -1.0 if self.truth.imu_reversed else 1.0
+        self.drive.imu.sim.set_raw_yaw(imu_sign * self._yaw_deg, imu_sign * self._yaw_rate_dps)
+
+    # -- things a person does by hand (spec §3.1) -------------------------------------------------------
+    def _corner(self, name: str) -> _Corner:
+        for corner in self._corners:
+            if corner.truth.name == name:
+                return corner
+        raise KeyError(f"no corner named {name!r}")
+
+    def turn_module_by_hand(self, corner: str, degrees: float) -> None:
+        """Turn one module by hand, counter-clockwise positive seen from above."""
+        c = self._corner(corner)
+        c.angle_model.move_by(c.angle_sign * degrees / 360.0 * c.angle_gear)
+        self._write_sensors()
+
+    def roll_wheel_by_hand(self, corner: str, metres: float) -> None:
+        """Roll one wheel by hand, positive = the way the wheel faces."""
+        c = self._corner(corner)
+        c.drive_model.move_by(c.drive_sign * metres / c.drive_metres_per_rotation)
+        self._write_sensors()
+
+    def rotate_robot_by_hand(self, degrees: float) -> None:
+        """Rotate the whole robot in place, counter-clockwise positive seen from above."""
+        self._yaw_deg += degrees
+        pose = self._pose
+        self._pose = Pose2d(pose.translation(), pose.rotation() + Rotation2d.fromDegrees(degrees))
+        self._write_sensors()

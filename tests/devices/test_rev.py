@@ -1,0 +1,450 @@
+"""REV adapters (Spark MAX / Spark FLEX motors and their attached encoders) through robotpy-rev's
+own simulator: ``SparkMaxSim`` / ``SparkFlexSim``, ``SparkAbsoluteEncoderSim``,
+``SparkAnalogSensorSim`` and the Spark fault manager.
+
+The hooks speak the bare device's frame. A "mounting" says which way the bare device turns when
+the mechanism turns counter-clockwise; the matching flag is the one that makes the reading follow
+the spec's counter-clockwise-positive convention.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import itertools
+import math
+from collections.abc import Iterator
+from typing import Any
+
+import ntcore
+import pytest
+import rev
+import wpilib
+from wpilib.simulation import DriverStationSim
+from wpimath.system.plant import DCMotor
+
+from swervelib.config.catalog import ENCODER_TYPES, MOTOR_TYPES
+from swervelib.config.model import PIDF, DeviceConfig
+from swervelib.devices import registry
+from swervelib.devices.rev.encoders import SparkAnalogEncoder, SparkAttachedEncoder
+from swervelib.devices.rev.motor import SparkMotor
+from swervelib.devices.settings import EncoderSettings, MotorSettings, Role
+
+# type string -> (controller class, DCMotor factory) as YAGSL maps them
+MOTORS: dict[str, tuple[type, str]] = {
+    "sparkmax": (rev.SparkMax, "NEO"),
+    "sparkmax_neo": (rev.SparkMax, "NEO"),
+    "neo": (rev.SparkMax, "NEO"),
+    "sparkmax_neo550": (rev.SparkMax, "NEO550"),
+    "neo550": (rev.SparkMax, "NEO550"),
+    "sparkmax_vortex": (rev.SparkMax, "neoVortex"),
+    "sparkflex": (rev.SparkFlex, "neoVortex"),
+    "sparkflex_vortex": (rev.SparkFlex, "neoVortex"),
+    "vortex": (rev.SparkFlex, "neoVortex"),
+    "sparkflex_neo": (rev.SparkFlex, "NEO"),
+    "sparkflex_neo550": (rev.SparkFlex, "NEO550"),
+}
+# encoder type string -> (adapter class, angle motor type it plugs into)
+ENCODERS: dict[str, tuple[type, str]] = {
+    "integrated": (SparkAttachedEncoder, "sparkmax"),
+    "attached": (SparkAttachedEncoder, "sparkmax"),
+    "sparkflex_integrated": (SparkAttachedEncoder, "sparkflex"),
+    "sparkflex_attached": (SparkAttachedEncoder, "sparkflex"),
+    "sparkmax_analog": (SparkAnalogEncoder, "sparkmax"),
+    "sparkmax_analog5v": (SparkAnalogEncoder, "sparkmax"),
+}
+ANALOG_FULL_SCALE = {"sparkmax_analog": 3.3, "sparkmax_analog5v": 5.0}
+
+ANGLE_DEG_PER_ROTATION = 360.0 / 12.8  # MK4i-like steering ratio
+DRIVE_M_PER_ROTATION = math.pi * 0.1016 / 6.75  # 4 in wheel, L2 ratio
+DT = 0.02
+MOUNTINGS = (True, False)  # bare device turns positive when the mechanism turns CCW?
+CAN_FAULT = rev.SparkBase.Faults(1 << 3)
+SENSOR_FAULT = rev.SparkBase.Faults(1 << 2)
+NO_FAULTS = rev.SparkBase.Faults(0)
+
+_ids = itertools.count(1)
+
+
+def next_id() -> int:
+    """A CAN id no other Spark in this process uses (REV refuses duplicates)."""
+    can_id = next(_ids)
+    assert can_id <= 62, "ran out of CAN ids"
+    return can_id
+
+
+@pytest.fixture(autouse=True)
+def enabled_driver_station() -> Iterator[None]:
+    DriverStationSim.setEnabled(True)
+    DriverStationSim.notifyNewData()
+    yield
+    DriverStationSim.setEnabled(False)
+    DriverStationSim.notifyNewData()
+
+
+def motor_settings(
+    type_name: str,
+    *,
+    role: Role = Role.ANGLE,
+    inverted: bool = False,
+    pidf: PIDF | None = None,
+) -> MotorSettings:
+    can_id = next_id()
+    drive = role is Role.DRIVE
+    return MotorSettings(
+        label=f"REV test {role.value} motor ({type_name} {can_id})",
+        role=role,
+        device=DeviceConfig(type_name, can_id),
+        motor_type=MOTOR_TYPES[type_name],
+        inverted=inverted,
+        brake=drive,
+        current_limit_a=80.0 if drive else 60.0,
+        ramp_rate_s=0.1,
+        units_per_rotation=DRIVE_M_PER_ROTATION if drive else ANGLE_DEG_PER_ROTATION,
+        optimal_voltage=12.0,
+        pidf=pidf,
+    )
+
+
+def make_motor(type_name: str, **kwargs: Any) -> SparkMotor:
+    motor = registry.motor_adapter(type_name)(motor_settings(type_name, **kwargs))
+    assert isinstance(motor, SparkMotor)
+    return motor
+
+
+def make_encoder(type_name: str, inverted: bool) -> Any:
+    angle_motor = make_motor(ENCODERS[type_name][1])
+    settings = EncoderSettings(
+        label=f"REV test encoder ({type_name} on {angle_motor.settings.device.id})",
+        device=DeviceConfig(type_name, 0),
+        encoder_type=ENCODER_TYPES[type_name],
+        inverted=inverted,
+    )
+    return registry.encoder_adapter(type_name)(settings, angle_motor)
+
+
+def hold(motor: SparkMotor, rotor: float, steps: int, rps: float = 0.0) -> None:
+    for _ in range(steps):
+        motor.sim.set_rotor(rotor, rps, DT)
+
+
+def alerts(kind: str = "errors") -> list[str]:
+    wpilib.SmartDashboard.updateValues()
+    table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard")
+    return list(table.getSubTable("Swerve Alerts").getEntry(kind).getStringArray([]))
+
+
+def turned(before: float, after: float) -> float:
+    """Signed shortest change between two angles in degrees."""
+    return (after - before + 180.0) % 360.0 - 180.0
+
+
+# --- motors --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("type_name", sorted(MOTORS))
+def test_motor_type(type_name: str) -> None:
+    """Right controller and DCMotor; (a) direction vs flag; (b) output sign; (c) degrees, deg/s."""
+    spark_class, factory = MOTORS[type_name]
+    plain = make_motor(type_name, inverted=False)
+    flipped = make_motor(type_name, inverted=True)
+    expected_model = getattr(DCMotor, factory)(1)
+    for motor in (plain, flipped):
+        assert type(motor.spark) is spark_class
+        assert type(motor.sim.vendor_sim) is (
+            rev.SparkMaxSim if spark_class is rev.SparkMax else rev.SparkFlexSim
+        )
+        assert motor.dc_motor.freeSpeed == pytest.approx(expected_model.freeSpeed)
+        assert motor.dc_motor.stallTorque == pytest.approx(expected_model.stallTorque)
+        assert motor.spark.configAccessor.getInverted() is motor.settings.inverted
+
+    # (a) + (c): the mechanism turns 90 degrees CCW; the bare rotor turns as it is mounted.
+    for motor in (plain, flipped):
+        hold(motor, 0.0, 1)
+    for ccw_is_positive in MOUNTINGS:
+        matching_flag = not ccw_is_positive
+        rotor = (1.0 if ccw_is_positive else -1.0) * 90.0 / ANGLE_DEG_PER_ROTATION
+        for motor in (plain, flipped):
+            before = motor.get_position()
+            motor.sim.set_rotor(rotor, 0.0, DT)
+            expected = 90.0 if motor.settings.inverted == matching_flag else -90.0
+            assert motor.get_position() - before == pytest.approx(expected, abs=1e-3)
+            motor.sim.set_rotor(0.0, 0.0, DT)  # back where it started
+            assert motor.get_position() == pytest.approx(before, abs=1e-3)
+
+    # (c) velocity in degrees of module rotation per second, sign by flag
+    rps = 5.0
+    for motor in (plain, flipped):
+        rotor = 0.0
+        for _ in range(60):
+            rotor += rps * DT
+            motor.sim.set_rotor(rotor, rps, DT)
+        sign = -1.0 if motor.settings.inverted else 1.0
+        assert motor.get_velocity() == pytest.approx(sign * rps * ANGLE_DEG_PER_ROTATION, rel=0.02)
+
+    # (b) positive commanded voltage: bare-motor voltage flips sign with the flag.
+    for motor in (plain, flipped):
+        for _ in range(25):  # REV's applied output ramps in over ~12 iterate() calls
+            motor.set_voltage(3.0)
+            motor.sim.set_rotor(0.0, 0.0, DT)
+    assert plain.sim.applied_voltage() == pytest.approx(3.0, abs=0.05)
+    assert flipped.sim.applied_voltage() == pytest.approx(-3.0, abs=0.05)
+    for motor in (plain, flipped):
+        assert motor.fault() is None
+
+
+@pytest.mark.parametrize("type_name", ["sparkmax_neo", "sparkflex_vortex"])
+def test_drive_motor_reads_metres(type_name: str) -> None:
+    """(c) drive motors: metres and m/s through the conversion factor, sign by flag."""
+    for inverted in (False, True):
+        motor = make_motor(type_name, role=Role.DRIVE, inverted=inverted)
+        sign = -1.0 if inverted else 1.0
+        motor.sim.set_rotor(0.0, 0.0, DT)
+        motor.sim.set_rotor(6.75, 0.0, DT)  # one wheel revolution
+        assert motor.get_position() == pytest.approx(sign * math.pi * 0.1016, rel=1e-5)
+        rotor, rps = 6.75, 20.0
+        for _ in range(60):
+            rotor += rps * DT
+            motor.sim.set_rotor(rotor, rps, DT)
+        assert motor.get_velocity() == pytest.approx(sign * rps * DRIVE_M_PER_ROTATION, rel=0.02)
+        assert motor.get_position() == pytest.approx(sign * rotor * DRIVE_M_PER_ROTATION, rel=1e-5)
+
+
+def test_set_position_seeds_and_survives_simulation_steps() -> None:
+    """(e) seeding persists past the REV sim's iterate(), which overwrites robot-side seeds."""
+    for inverted in (False, True):
+        motor = make_motor("sparkmax_neo550", inverted=inverted)
+        sign = -1.0 if inverted else 1.0
+        hold(motor, 3.0, 3)  # the rotor is somewhere when the robot boots
+        motor.set_position(123.0)
+        assert motor.get_position() == pytest.approx(123.0)
+        hold(motor, 3.0, 5)
+        assert motor.get_position() == pytest.approx(123.0, abs=1e-3)
+        hold(motor, 3.5, 1)
+        expected = 123.0 + sign * 0.5 * ANGLE_DEG_PER_ROTATION
+        assert motor.get_position() == pytest.approx(expected, abs=1e-3)
+
+    # seeded before the sim hook exists (robot code seeds in its constructor)
+    drive = make_motor("sparkflex", role=Role.DRIVE)
+    drive.set_position(1.5)
+    assert drive.get_position() == pytest.approx(1.5)
+    hold(drive, 0.0, 3)
+    assert drive.get_position() == pytest.approx(1.5, abs=1e-5)
+    hold(drive, 1.0, 1)
+    assert drive.get_position() == pytest.approx(1.5 + DRIVE_M_PER_ROTATION, abs=1e-5)
+
+
+def test_angle_closed_loop_wraps_and_uses_gains() -> None:
+    """set_angle: position PID in module degrees with continuous wrap; pidf or the default."""
+    default = make_motor("sparkmax", inverted=False)
+    custom = make_motor("sparkflex", inverted=True, pidf=PIDF(p=0.02, d=0.1, iz=5.0))
+    assert default.spark.configAccessor.closedLoop.getP() == pytest.approx(0.01)
+    assert custom.spark.configAccessor.closedLoop.getP() == pytest.approx(0.02)
+    assert custom.spark.configAccessor.closedLoop.getD() == pytest.approx(0.1)
+    assert custom.spark.configAccessor.closedLoop.getIZone() == pytest.approx(5.0)
+    for motor in (default, custom):
+        accessor = motor.spark.configAccessor
+        assert accessor.closedLoop.getPositionWrappingEnabled()
+        assert accessor.closedLoop.getPositionWrappingMaxInput() == pytest.approx(360.0)
+        assert accessor.encoder.getPositionConversionFactor() == pytest.approx(
+            ANGLE_DEG_PER_ROTATION
+        )
+        assert accessor.encoder.getVelocityConversionFactor() == pytest.approx(
+            ANGLE_DEG_PER_ROTATION / 60.0
+        )
+        assert accessor.getSmartCurrentLimit() == 60
+        assert accessor.getOpenLoopRampRate() == pytest.approx(0.1, abs=1e-3)
+        assert accessor.getVoltageCompensation() == pytest.approx(12.0)
+        assert accessor.getIdleMode() == rev.SparkBaseConfig.IdleMode.kCoast
+
+    def settle(motor: SparkMotor, degrees: float) -> float:
+        for _ in range(25):
+            motor.set_angle(degrees)
+            motor.sim.set_rotor(0.0, 0.0, DT)
+        return motor.sim.applied_voltage()
+
+    # 30 degrees away at p = 0.01 duty/degree: 0.3 duty = 3.6 V, toward CCW (user frame)
+    assert settle(default, 30.0) == pytest.approx(3.6, abs=0.1)
+    # 330 is 30 degrees clockwise: the short way round
+    assert settle(default, 330.0) == pytest.approx(-3.6, abs=0.1)
+    assert settle(default, 390.0) == pytest.approx(3.6, abs=0.1)
+    # p = 0.02, 12 degrees away: 0.24 duty; the inverted motor's bare rotor turns the other way
+    assert settle(custom, 12.0) == pytest.approx(-12.0 * 0.24, abs=0.1)
+
+
+def test_drive_velocity_feedforward_and_idle_mode() -> None:
+    """set_velocity: m/s setpoint plus feedforward volts; set_brake keeps the rest of the config."""
+    motor = make_motor("sparkmax_vortex", role=Role.DRIVE, inverted=True)
+    assert motor.spark.configAccessor.getIdleMode() == rev.SparkBaseConfig.IdleMode.kBrake
+    for _ in range(25):
+        motor.set_velocity(0.0, 2.0)
+        motor.sim.set_rotor(0.0, 0.0, DT)
+    assert motor.sim.applied_voltage() == pytest.approx(-2.0, abs=0.05)  # bare frame: inverted
+    for _ in range(10):
+        motor.set_velocity(1.0, 0.0)  # 1 m/s error at the default p = 0.1 duty per m/s
+        motor.sim.set_rotor(0.0, 0.0, DT)
+    assert motor.sim.applied_voltage() == pytest.approx(-1.2, abs=0.05)
+
+    motor.set_brake(False)
+    assert motor.spark.configAccessor.getIdleMode() == rev.SparkBaseConfig.IdleMode.kCoast
+    assert motor.spark.configAccessor.getInverted() is True
+    assert motor.spark.configAccessor.encoder.getPositionConversionFactor() == pytest.approx(
+        DRIVE_M_PER_ROTATION
+    )
+    motor.set_brake(True)
+    assert motor.spark.configAccessor.getIdleMode() == rev.SparkBaseConfig.IdleMode.kBrake
+
+
+def test_motor_faults_raise_and_clear_the_alert() -> None:
+    """(d) an active Spark fault and a NaN reading make fault() report and raise the Alert."""
+    motor = make_motor("sparkmax_neo")
+    hold(motor, 1.0, 2)
+    good = motor.get_position()
+    assert motor.fault() is None
+    assert not any(motor.label in text for text in alerts())
+
+    faults = motor.sim.vendor_sim.getFaultManager()
+    faults.setFaults(CAN_FAULT)
+    text = motor.fault()
+    assert text is not None and "can" in text
+    assert any(motor.label in entry and "can" in entry for entry in alerts())
+    faults.setFaults(NO_FAULTS)
+    assert motor.fault() is None
+    assert not any(motor.label in entry for entry in alerts())
+
+    # A sticky fault is history: a warning, not a current fault.
+    faults.setStickyFaults(CAN_FAULT)
+    assert motor.fault() is None
+    assert any(motor.label in entry for entry in alerts("warnings"))
+    faults.setStickyFaults(NO_FAULTS)
+    motor.fault()
+    assert not any(motor.label in entry for entry in alerts("warnings"))
+
+    # The controller reports garbage: getters keep the last good value, fault() says why.
+    motor.sim.vendor_sim.setPosition(math.nan)
+    motor.sim.vendor_sim.iterate(0.0, 12.0, DT)
+    assert motor.get_position() == pytest.approx(good)
+    text = motor.fault()
+    assert text is not None and "nan" in text.lower()
+    assert any(motor.label in entry for entry in alerts())
+    hold(motor, 1.0, 1)  # the hook writes a good position again
+    assert motor.get_position() == pytest.approx(good)
+    assert motor.fault() is None
+    assert not any(motor.label in entry for entry in alerts())
+
+
+def test_motor_rejects_non_rev_controller() -> None:
+    settings = motor_settings("sparkmax")
+    wrong = dataclasses.replace(settings, motor_type=MOTOR_TYPES["talonfx"])
+    with pytest.raises(ValueError, match="talonfx"):
+        SparkMotor(wrong)
+
+
+# --- encoders ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("type_name", sorted(ENCODERS))
+def test_encoder_type(type_name: str) -> None:
+    """(a) direction vs flag; (c) degrees in [0, 360) and deg/s; the right adapter and config."""
+    adapter, _ = ENCODERS[type_name]
+    plain = make_encoder(type_name, inverted=False)
+    flipped = make_encoder(type_name, inverted=True)
+    for encoder in (plain, flipped):
+        assert type(encoder) is adapter
+        if adapter is SparkAttachedEncoder:
+            accessor = encoder.spark.configAccessor.absoluteEncoder
+            assert accessor.getInverted() is encoder.settings.inverted
+            assert accessor.getPositionConversionFactor() == pytest.approx(360.0)
+            assert accessor.getZeroOffset() == pytest.approx(0.0)
+        else:
+            accessor = encoder.spark.configAccessor.analogSensor
+            full_scale = ANALOG_FULL_SCALE[type_name]
+            assert accessor.getPositionConversionFactor() == pytest.approx(360.0 / full_scale)
+            encoder.sim.set_raw(0.5, 0.0)  # half a turn is half the full-scale voltage
+            assert encoder.sim.vendor_sim.getVoltage() == pytest.approx(full_scale / 2, rel=1e-5)
+
+    for ccw_is_positive in MOUNTINGS:
+        matching_flag = not ccw_is_positive
+        sign = 1.0 if ccw_is_positive else -1.0
+        for encoder in (plain, flipped):
+            encoder.sim.set_raw(sign * 10.0 / 360.0, 0.0)
+            before = encoder.get_absolute_degrees()
+            encoder.sim.set_raw(sign * 40.0 / 360.0, sign * 0.25)  # 30 degrees CCW, 90 deg/s
+            after = encoder.get_absolute_degrees()
+            velocity = encoder.get_velocity_dps()
+            if encoder.settings.inverted == matching_flag:
+                assert turned(before, after) == pytest.approx(30.0, abs=1e-3)
+                assert after == pytest.approx(40.0, abs=1e-3)  # reads the mechanism angle
+                assert velocity == pytest.approx(90.0, abs=1e-3)
+            else:
+                assert turned(before, after) == pytest.approx(-30.0, abs=1e-3)
+                assert velocity == pytest.approx(-90.0, abs=1e-3)
+
+    # (c) any raw value wraps into [0, 360)
+    for raw, expected in ((1.25, 90.0), (-0.25, 270.0), (0.0, 0.0), (2.0, 0.0), (0.999, 359.64)):
+        plain.sim.set_raw(raw, 0.0)
+        assert plain.get_absolute_degrees() == pytest.approx(expected, abs=1e-3)
+        flipped.sim.set_raw(raw, 0.0)
+        reading = flipped.get_absolute_degrees()
+        assert 0.0 <= reading < 360.0
+        assert reading == pytest.approx((360.0 - expected) % 360.0, abs=1e-3)
+    assert plain.fault() is None and flipped.fault() is None
+
+
+@pytest.mark.parametrize("type_name", ["attached", "sparkmax_analog"])
+def test_encoder_faults_raise_and_clear_the_alert(type_name: str) -> None:
+    """(d) the Spark's sensor fault, or garbage readings, make fault() report and raise the Alert."""
+    encoder = make_encoder(type_name, inverted=False)
+    encoder.sim.set_raw(0.25, 0.0)
+    assert encoder.get_absolute_degrees() == pytest.approx(90.0, abs=1e-3)
+    assert encoder.fault() is None
+
+    faults = encoder.motor.sim.vendor_sim.getFaultManager()
+    faults.setFaults(SENSOR_FAULT)
+    text = encoder.fault()
+    assert text is not None and "sensor" in text
+    assert any(encoder.label in entry for entry in alerts())
+    faults.setFaults(NO_FAULTS)
+    assert encoder.fault() is None
+    assert not any(encoder.label in entry for entry in alerts())
+
+    vendor = encoder.sim.vendor_sim
+    if type_name == "attached":
+        vendor.setPosition(math.nan)
+    else:
+        vendor.setVoltage(math.nan)
+    assert encoder.get_absolute_degrees() == pytest.approx(90.0, abs=1e-3)  # last good value
+    text = encoder.fault()
+    assert text is not None and "nan" in text.lower()
+    assert any(encoder.label in entry for entry in alerts())
+    encoder.sim.set_raw(0.5, 0.0)
+    assert encoder.get_absolute_degrees() == pytest.approx(180.0, abs=1e-3)
+    assert encoder.fault() is None
+    assert not any(encoder.label in entry for entry in alerts())
+
+    # The Spark cannot tell whether the sensor on its data port is unplugged.
+    with pytest.raises(NotImplementedError):
+        encoder.sim.set_connected(False)
+
+
+def test_encoder_refuses_the_wrong_angle_motor() -> None:
+    flex = make_motor("sparkflex")
+    max_motor = make_motor("sparkmax")
+    cases = [
+        ("integrated", flex, "sparkmax"),
+        ("attached", flex, "sparkmax"),
+        ("sparkmax_analog", flex, "sparkmax"),
+        ("sparkmax_analog5v", flex, "sparkmax"),
+        ("sparkflex_integrated", max_motor, "sparkflex"),
+        ("sparkflex_attached", max_motor, "sparkflex"),
+        ("integrated", object(), "sparkmax"),
+    ]
+    for type_name, motor, needed in cases:
+        settings = EncoderSettings(
+            label=f"wrong {type_name}",
+            device=DeviceConfig(type_name, 0),
+            encoder_type=ENCODER_TYPES[type_name],
+            inverted=False,
+        )
+        with pytest.raises(ValueError, match=needed) as raised:
+            registry.encoder_adapter(type_name)(settings, motor)
+        assert type_name in str(raised.value)
