@@ -177,20 +177,23 @@ class SwerveSim:
 
     # -- physics ---------------------------------------------------------------------------------------
     def step(self, dt: float) -> None:
-        """Advance the physical robot by ``dt`` seconds and update every sensor."""
+        """Advance the physical robot by ``dt`` seconds and update every sensor.
+
+        The motor controllers are read and told the rotor state every substep (2 ms), so their
+        on-board control loops run at a realistic rate rather than once per robot loop.
+        """
         if dt <= 0:
             return
-        volts = [
-            (c.angle_motor.sim.applied_voltage(), c.drive_motor.sim.applied_voltage())
-            for c in self._corners
-        ]
         substeps = max(1, math.ceil(dt / MAX_SUBSTEP_S))
         h = dt / substeps
         for _ in range(substeps):
             states = []
-            for corner, (angle_volts, drive_volts) in zip(self._corners, volts, strict=True):
-                corner.angle_model.step(angle_volts, h)
-                corner.drive_model.step(drive_volts, h)
+            for corner in self._corners:
+                angle, drive = corner.angle_model, corner.drive_model
+                angle.step(corner.angle_motor.sim.applied_voltage(), h)
+                drive.step(corner.drive_motor.sim.applied_voltage(), h)
+                corner.angle_motor.sim.set_rotor(angle.position, angle.velocity, h)
+                corner.drive_motor.sim.set_rotor(drive.position, drive.velocity, h)
                 states.append(
                     SwerveModuleState(
                         corner.wheel_speed(), Rotation2d.fromDegrees(corner.module_angle_deg())
@@ -200,16 +203,14 @@ class SwerveSim:
             self._pose = self._pose.exp(Twist2d(speeds.vx * h, speeds.vy * h, speeds.omega * h))
             self._yaw_rate_dps = math.degrees(speeds.omega)
             self._yaw_deg += self._yaw_rate_dps * h
-        self._write_sensors(dt)
+        self._write_sensors(motors=False)
 
-    def _write_sensors(self, dt: float = 0.02) -> None:
+    def _write_sensors(self, *, motors: bool = True) -> None:
         for corner in self._corners:
-            corner.angle_motor.sim.set_rotor(
-                corner.angle_model.position, corner.angle_model.velocity, dt
-            )
-            corner.drive_motor.sim.set_rotor(
-                corner.drive_model.position, corner.drive_model.velocity, dt
-            )
+            if motors:
+                angle, drive = corner.angle_model, corner.drive_model
+                corner.angle_motor.sim.set_rotor(angle.position, angle.velocity, MAX_SUBSTEP_S)
+                corner.drive_motor.sim.set_rotor(drive.position, drive.velocity, MAX_SUBSTEP_S)
             if corner.encoder is not None:
                 truth = corner.truth
                 sign = -1.0 if truth.encoder_reversed else 1.0

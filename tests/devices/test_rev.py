@@ -253,7 +253,8 @@ def test_angle_closed_loop_wraps_and_uses_gains() -> None:
         )
         assert accessor.getSmartCurrentLimit() == 60
         assert accessor.getOpenLoopRampRate() == pytest.approx(0.1, abs=1e-3)
-        assert accessor.getVoltageCompensation() == pytest.approx(12.0)
+        # Off in simulation (REVLib's simulator breaks with it on); optimal_voltage on a robot.
+        assert accessor.getVoltageCompensation() == pytest.approx(0.0)
         assert accessor.getIdleMode() == rev.SparkBaseConfig.IdleMode.kCoast
 
     def settle(motor: SparkMotor, degrees: float) -> float:

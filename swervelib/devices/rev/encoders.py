@@ -27,6 +27,7 @@ from swervelib.devices.rev.motor import (
     STATUS_PERIOD_MS,
     SparkMotor,
 )
+from swervelib.devices.rev.pool import POOL
 from swervelib.devices.settings import EncoderSettings
 
 DEGREES_PER_ROTATION: Final = 360.0
@@ -144,7 +145,13 @@ class SparkAttachedEncoderSim(EncoderSim):
     """``rev.SparkAbsoluteEncoderSim``, fed the bare sensor's reading; applies ``inverted``."""
 
     def __init__(self, encoder: SparkAttachedEncoder) -> None:
-        self.vendor_sim: Any = rev.SparkAbsoluteEncoderSim(encoder.spark)
+        motor = encoder.motor
+        self.vendor_sim: Any = POOL.sim(
+            motor.controller,
+            motor.settings.device.id,
+            "absolute",
+            lambda: rev.SparkAbsoluteEncoderSim(encoder.spark),
+        )
         self._inverted = encoder.settings.inverted
 
     def set_raw(self, rotations: float, rotations_per_second: float) -> None:
@@ -206,7 +213,13 @@ class SparkAnalogEncoderSim(EncoderSim):
     """``rev.SparkAnalogSensorSim``, fed the bare sensor's output voltage (the adapter inverts)."""
 
     def __init__(self, encoder: SparkAnalogEncoder) -> None:
-        self.vendor_sim: Any = rev.SparkAnalogSensorSim(encoder.spark)
+        motor = encoder.motor
+        self.vendor_sim: Any = POOL.sim(
+            motor.controller,
+            motor.settings.device.id,
+            "analog",
+            lambda: rev.SparkAnalogSensorSim(encoder.spark),
+        )
         self._full_scale_v = encoder.full_scale_v
 
     def set_raw(self, rotations: float, rotations_per_second: float) -> None:

@@ -30,6 +30,7 @@ from wpimath.system.plant import DCMotor
 from swervelib.config.model import PIDF
 from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.rev.pool import POOL
 from swervelib.devices.settings import MotorSettings, Role
 
 CONTROLLERS: Final = ("sparkmax", "sparkflex")
@@ -82,8 +83,7 @@ class SparkMotor(SwerveMotor):
         self.label = settings.label
         self.controller: str = controller
         self.dc_motor: DCMotor = getattr(DCMotor, settings.motor_type.motor.value)(1)
-        spark_class: Any = rev.SparkMax if controller == "sparkmax" else rev.SparkFlex
-        self.spark: Any = spark_class(settings.device.id, rev.SparkLowLevel.MotorType.kBrushless)
+        self.spark: Any = POOL.spark(controller, settings.device.id)
         self._encoder: Any = self.spark.getEncoder()
         self._pid: Any = self.spark.getClosedLoopController()
         self._alert = FaultAlert(settings.label)
@@ -108,6 +108,8 @@ class SparkMotor(SwerveMotor):
         )
         # Sticky faults left from before this program started say nothing about now.
         apply_config(self.label, "clearing sticky faults", lambda: self.spark.clearFaults() == _OK)
+        # A reused Spark (see pool.py) must not keep an earlier program's setpoint.
+        self.set_voltage(0.0)
 
     # --- configuration -------------------------------------------------------------------------
 
@@ -140,7 +142,10 @@ class SparkMotor(SwerveMotor):
         config.smartCurrentLimit(max(1, round(s.current_limit_a)))
         config.openLoopRampRate(s.ramp_rate_s)
         config.closedLoopRampRate(s.ramp_rate_s)
-        config.voltageCompensation(s.optimal_voltage)
+        if not wpilib.RobotBase.isSimulation():
+            # REVLib's simulator breaks with voltage compensation on (the motor current becomes
+            # garbage and the output stays 0); the simulated battery is at nominal voltage anyway.
+            config.voltageCompensation(s.optimal_voltage)
         config.encoder.positionConversionFactor(s.units_per_rotation)
         config.encoder.velocityConversionFactor(s.units_per_rotation / 60.0)
         loop = config.closedLoop
@@ -296,12 +301,21 @@ class SparkMotorSim(MotorSim):
 
     def __init__(self, motor: SparkMotor) -> None:
         sim_class: Any = rev.SparkMaxSim if motor.controller == "sparkmax" else rev.SparkFlexSim
-        self.vendor_sim: Any = sim_class(motor.spark, motor.dc_motor)
+        self.vendor_sim: Any = POOL.sim(
+            motor.controller,
+            motor.settings.device.id,
+            "motor",
+            lambda: sim_class(motor.spark, motor.dc_motor),
+        )
         self._sign = -1.0 if motor.settings.inverted else 1.0
         self._units_per_rotation = motor.settings.units_per_rotation
         position = motor.spark.getEncoder().getPosition()
         self._position = position if math.isfinite(position) else 0.0
         self._last_rotor: float | None = None
+        # A pooled simulator may hold an earlier drive's motion: start this one at rest.
+        self.vendor_sim.setVelocity(0.0)
+        self.vendor_sim.setAppliedOutput(0.0)
+        self.vendor_sim.setMotorCurrent(0.0)
 
     def applied_voltage(self) -> float:
         sim = self.vendor_sim
@@ -317,6 +331,10 @@ class SparkMotorSim(MotorSim):
         # iterate() adds velocity*dt to the position it was given: pre-subtract it.
         self.vendor_sim.setPosition(self._position - velocity * dt)
         self.vendor_sim.iterate(velocity, wpilib.RobotController.getBatteryVoltage(), dt)
+        if math.isnan(self.vendor_sim.getMotorCurrent()):
+            # REV's simulator can compute a NaN current for a motor at rest with no output; once
+            # NaN it stays NaN and the controller outputs nothing from then on. Clear it.
+            self.vendor_sim.setMotorCurrent(0.0)
 
     def seed(self, position: float) -> None:
         """The relative encoder was set to ``position`` (user frame)."""

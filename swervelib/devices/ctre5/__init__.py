@@ -1,0 +1,75 @@
+"""CTRE Phoenix 5 devices (``robotpy-ctre``, module ``phoenix5``): Talon SRX, its attached sensors,
+and the original Pigeon IMU.
+
+Shared helpers for the three adapter modules:
+
+* :func:`feed_enable` — phoenix5 has no automatic enable feed in simulation (phoenix6 devices start
+  one, phoenix5 devices do not), so every adapter command calls this; it feeds 100 ms of enable
+  while the Driver Station is enabled in simulation, and does nothing on a real robot.
+* :func:`is_ok` — phoenix5 returns an ``ErrorCode`` (or a bare ``int``) from most calls; 0 is OK.
+* :class:`Debounce` — phoenix5 status frames arrive on a wall-clock schedule, and a single late
+  frame reads as ``RxTimeout``; a fault is reported only once it was seen on
+  :data:`FAULT_SAMPLES` consecutive ``refresh()`` calls spanning :data:`FAULT_SECONDS` of wall-clock
+  time (the frames' own clock); it clears on the first healthy sample.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Final
+
+import phoenix5
+import wpilib
+
+# Timeout for configuration calls: wait for the device to acknowledge, so a failure is seen.
+CONFIG_TIMEOUT_MS: Final = 50
+# How long one enable feed lasts in simulation (the adapters feed it on every command).
+SIM_ENABLE_FEED_MS: Final = 100
+# A fault is reported once seen on this many consecutive refresh() samples ...
+FAULT_SAMPLES: Final = 3
+# ... spanning at least this many wall-clock seconds.
+FAULT_SECONDS: Final = 0.1
+
+
+def feed_enable() -> None:
+    """Keep phoenix5 outputs enabled in simulation while the Driver Station is enabled."""
+    if wpilib.RobotBase.isSimulation() and wpilib.DriverStation.isEnabled():
+        phoenix5.Unmanaged.feedEnable(SIM_ENABLE_FEED_MS)
+
+
+def is_ok(code: Any) -> bool:
+    """Whether a phoenix5 ``ErrorCode`` (or the ``int`` some calls return) means success."""
+    return int(code) == 0
+
+
+def code_name(code: Any) -> str:
+    """A readable name for a phoenix5 error code (``RxTimeout``) or its number."""
+    try:
+        return str(phoenix5.ErrorCode(int(code)).name)
+    except (ValueError, TypeError):
+        return f"error {int(code)}"
+
+
+class Debounce:
+    """Report a fault text only once it has lasted ``samples`` samples and ``seconds`` seconds."""
+
+    def __init__(self, samples: int = FAULT_SAMPLES, seconds: float = FAULT_SECONDS) -> None:
+        self._samples = samples
+        self._seconds = seconds
+        self._count = 0
+        self._since = 0.0
+        self.reported: str | None = None
+
+    def sample(self, fault: str | None) -> str | None:
+        """Feed this refresh's raw fault (None = healthy); return the fault to report."""
+        if fault is None:
+            self._count = 0
+            self.reported = None
+            return None
+        now = time.monotonic()
+        if self._count == 0:
+            self._since = now
+        self._count += 1
+        if self._count >= self._samples and now - self._since >= self._seconds:
+            self.reported = fault
+        return self.reported

@@ -1,0 +1,156 @@
+"""Absolute encoders plugged into the angle motor's Talon SRX data port.
+
+* ``talonsrx_pwm``: a CTRE SRX Mag Encoder's absolute (pulse-width) output, 4096 units per rotation,
+  read with ``getSensorCollection().getPulseWidthPosition()``. That count is continuous on the
+  Talon (it tracks wraps), so it is reduced modulo 4096 here. A disconnected encoder has no pulse:
+  the rise-to-rise period reads 0, which :meth:`TalonSRXAttachedEncoder.fault` reports.
+* ``talonsrx_analog``: an analog absolute encoder on the Talon's analog input, 1024 units per
+  rotation (0..3.3 V), read with ``getAnalogInRaw()``. An unplugged analog input still reads a
+  (floating) value, so only a Talon that stops answering can be detected, not a loose sensor.
+
+Both readings are the bare sensor's; ``EncoderSettings.inverted`` negates them in software (the
+Talon's ``setSensorPhase`` only applies to its selected feedback sensor). The result is degrees in
+[0, 360). The relevant Talon status frame (8 for pulse width, 4 for analog) is sped up from its
+160 ms default so the reading is as fresh as the module's control loop needs.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Final
+
+import phoenix5
+
+from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, is_ok
+from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
+from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
+from swervelib.devices.settings import EncoderSettings
+
+PULSE_WIDTH_UNITS: Final = 4096
+ANALOG_UNITS: Final = 1024
+SENSOR_FRAME_MS: Final = 10
+
+_KINDS: Final = ("talonsrx_pwm", "talonsrx_analog")
+
+
+class TalonSRXAttachedEncoder(AbsoluteEncoder):
+    """An SRX Mag Encoder (pulse width) or analog encoder read through the angle motor's Talon."""
+
+    def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
+        kind = settings.encoder_type.kind
+        if kind not in _KINDS:
+            raise ValueError(
+                f"{settings.label}: TalonSRXAttachedEncoder handles {', '.join(_KINDS)}, "
+                f"not `{settings.device.type}`"
+            )
+        if not isinstance(angle_motor, TalonSRXMotor):
+            raise TypeError(
+                f"{settings.label}: encoder type `{settings.device.type}` is read through the angle "
+                f"motor's Talon SRX, but the angle motor is "
+                f"{getattr(angle_motor, 'label', type(angle_motor).__name__)}; use a `talonsrx` "
+                f"angle motor, or another encoder type"
+            )
+        self.settings = settings
+        self.label = settings.label
+        self._pulse_width = kind == "talonsrx_pwm"
+        self._units = PULSE_WIDTH_UNITS if self._pulse_width else ANALOG_UNITS
+        self.talon: phoenix5.TalonSRX = angle_motor.talon
+        self._sensors = self.talon.getSensorCollection()
+        self._alert = FaultAlert(settings.label)
+        self._debounce = Debounce()
+        self._counts = 0  # last good reading, bare sensor counts in [0, units)
+        self._velocity = 0.0
+        self._read_error: str | None = None
+        self._sim: TalonSRXEncoderSim | None = None
+        frame = (
+            phoenix5.StatusFrameEnhanced.Status_8_PulseWidth
+            if self._pulse_width
+            else phoenix5.StatusFrameEnhanced.Status_4_AinTempVbat
+        )
+        apply_config(
+            settings.label,
+            "sensor status frame",
+            lambda: is_ok(
+                self.talon.setStatusFramePeriod(frame, SENSOR_FRAME_MS, CONFIG_TIMEOUT_MS)
+            ),
+        )
+
+    def _checked(self, what: str) -> bool:
+        code = self.talon.getLastError()
+        if not is_ok(code):
+            self._read_error = f"not answering: {what} read failed ({code_name(code)})"
+            return False
+        return True
+
+    def _connected(self) -> bool:
+        """The magnet encoder's pulse is present (always True for analog: it cannot tell)."""
+        if not self._pulse_width:
+            return True
+        period = self._sensors.getPulseWidthRiseToRiseUs()
+        if not self._checked("pulse period"):
+            return True  # unknown; the read error is reported instead
+        if period == 0:
+            self._read_error = "magnet encoder disconnected (no pulse-width signal)"
+            return False
+        return True
+
+    def get_absolute_degrees(self) -> float:
+        if self._pulse_width:
+            raw = self._sensors.getPulseWidthPosition()
+        else:
+            raw = self._sensors.getAnalogInRaw()
+        if self._checked("position") and self._connected():
+            self._counts = int(raw) % self._units
+        counts = (-self._counts) % self._units if self.settings.inverted else self._counts
+        return counts * 360.0 / self._units
+
+    def get_velocity_dps(self) -> float:
+        if self._pulse_width:
+            raw = self._sensors.getPulseWidthVelocity()
+        else:
+            raw = self._sensors.getAnalogInVel()
+        if self._checked("velocity"):
+            self._velocity = float(raw) * 10.0 * 360.0 / self._units  # units per 100 ms
+        return -self._velocity if self.settings.inverted else self._velocity
+
+    def refresh(self) -> None:
+        """Sample the reading; a fault is reported after a few bad samples."""
+        self._read_error = None
+        self.get_absolute_degrees()
+        self._alert.update(self._debounce.sample(self._read_error))
+
+    def fault(self) -> str | None:
+        return self._debounce.reported
+
+    @property
+    def alert(self) -> FaultAlert:
+        """The WPILib Alert showing this encoder's fault."""
+        return self._alert
+
+    @property
+    def sim(self) -> TalonSRXEncoderSim:
+        if self._sim is None:
+            self._sim = TalonSRXEncoderSim(self.talon, self._pulse_width)
+        return self._sim
+
+
+class TalonSRXEncoderSim(EncoderSim):
+    """The Talon SRX sim collection's pulse-width or analog input, in the bare sensor's frame."""
+
+    def __init__(self, talon: phoenix5.TalonSRX, pulse_width: bool) -> None:
+        self._collection: Any = talon.getSimCollection()
+        self._pulse_width = pulse_width
+
+    def set_raw(self, rotations: float, rotations_per_second: float) -> None:
+        c = self._collection
+        if self._pulse_width:
+            c.setPulseWidthPosition(round(rotations * PULSE_WIDTH_UNITS))
+            c.setPulseWidthVelocity(round(rotations_per_second * PULSE_WIDTH_UNITS / 10.0))
+        else:
+            c.setAnalogPosition(round(rotations * ANALOG_UNITS))
+            c.setAnalogVelocity(round(rotations_per_second * ANALOG_UNITS / 10.0))
+
+    def set_connected(self, connected: bool) -> None:
+        if not self._pulse_width:
+            super().set_connected(connected)  # raises: an analog input cannot tell
+        self._collection.setPulseWidthConnected(connected)

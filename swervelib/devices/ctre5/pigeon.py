@@ -1,0 +1,155 @@
+"""The original CTRE Pigeon IMU (phoenix5 ``PigeonIMU``), on CAN or through a Talon SRX ribbon cable.
+
+* ``pigeon``: ``PigeonIMU(id)`` on the CAN bus.
+* ``pigeon_via_talonsrx``: ``PigeonIMU(TalonSRX(id))``, the Pigeon plugged into the gadgeteer port
+  of the Talon SRX with that CAN id (the Talon may also be one of the drive's motors).
+
+Yaw is ``getYaw()`` (counter-clockwise positive, as the Pigeon reports it, not wrapped); the yaw rate
+is the z axis of ``getRawGyro()`` in degrees per second. ``ImuSettings.inverted`` negates both.
+
+Simulation: the Pigeon sim collection integrates the *changes* of its raw heading input, and it
+takes the very first input as the reference; the hook therefore primes it with 0 so the yaw then
+follows the raw heading given. The phoenix5 simulator never fills the raw gyro rates (they read 0),
+so in simulation the yaw rate comes from the rate given to the sim hook (bare frame), and goes
+through the same inversion as the real gyro reading.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, Final
+
+import phoenix5
+import wpilib
+from phoenix5.sensors import PigeonIMU, PigeonIMU_StatusFrame
+
+from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, is_ok
+from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.interfaces import Imu, ImuSim
+from swervelib.devices.settings import ImuSettings
+
+# Status frames read every loop, sped up so the readings are fresh (and never seen as stale).
+_FRAMES: Final = (
+    (PigeonIMU_StatusFrame.PigeonIMU_CondStatus_9_SixDeg_YPR, 10),  # yaw
+    (PigeonIMU_StatusFrame.PigeonIMU_BiasedStatus_2_Gyro, 10),  # raw gyro rates
+    (PigeonIMU_StatusFrame.PigeonIMU_CondStatus_1_General, 20),  # state
+)
+
+_KINDS: Final = ("pigeon", "pigeon_via_talonsrx")
+
+
+class PigeonImu(Imu):
+    """A phoenix5 Pigeon IMU on CAN (``pigeon``) or on a Talon SRX (``pigeon_via_talonsrx``)."""
+
+    def __init__(self, settings: ImuSettings) -> None:
+        kind = settings.imu_type.kind
+        if kind not in _KINDS:
+            raise ValueError(
+                f"{settings.label}: PigeonImu handles {', '.join(_KINDS)}, not `{settings.device.type}`"
+            )
+        self.settings = settings
+        self.label = settings.label
+        self._alert = FaultAlert(settings.label)
+        device = settings.device
+        if device.canbus:
+            FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning).update(
+                f"canbus `{device.canbus}` ignored: phoenix5 Pigeon IMUs are on the roboRIO bus"
+            )
+        self.talon: phoenix5.TalonSRX | None = None
+        if kind == "pigeon_via_talonsrx":
+            self.talon = phoenix5.TalonSRX(device.id)
+            self.pigeon = PigeonIMU(self.talon)
+        else:
+            self.pigeon = PigeonIMU(device.id)
+        self._debounce = Debounce()
+        self._yaw = 0.0  # last good raw (un-inverted) yaw
+        self._rate = 0.0  # last good raw (un-inverted) yaw rate
+        self._sim_rate: float | None = None
+        self._read_error: str | None = None
+        self._sim: PigeonSim | None = None
+        self._configure()
+
+    def _configure(self) -> None:
+        pigeon = self.pigeon
+        t = CONFIG_TIMEOUT_MS
+        if not apply_config(
+            self.label, "factory defaults", lambda: is_ok(pigeon.configFactoryDefault(t))
+        ):
+            return  # not answering: the reads will report it; don't wait out every retry
+
+        def set_period(frame: PigeonIMU_StatusFrame, period: int) -> Callable[[], bool]:
+            return lambda: is_ok(pigeon.setStatusFramePeriod(frame, period, t))
+
+        for frame, period in _FRAMES:
+            apply_config(self.label, f"status frame {frame.name}", set_period(frame, period))
+
+    def _checked(self, code: Any, value: float, what: str) -> bool:
+        if not is_ok(code):
+            self._read_error = f"not answering: {what} read failed ({code_name(code)})"
+            return False
+        if not math.isfinite(value):
+            self._read_error = f"{what} reads NaN"
+            return False
+        return True
+
+    def _sign(self) -> float:
+        return -1.0 if self.settings.inverted else 1.0
+
+    def get_raw_yaw_degrees(self) -> float:
+        yaw = self.pigeon.getYaw()
+        if self._checked(self.pigeon.getLastError(), yaw, "yaw"):
+            self._yaw = yaw
+        return self._sign() * self._yaw
+
+    def get_yaw_rate_dps(self) -> float:
+        if self._sim_rate is not None:
+            self._rate = self._sim_rate  # the phoenix5 simulator has no gyro rates (see above)
+        else:
+            code, xyz = self.pigeon.getRawGyro()
+            if self._checked(code, xyz[2], "gyro"):
+                self._rate = xyz[2]
+        return self._sign() * self._rate
+
+    def refresh(self) -> None:
+        """Sample readings and state; a fault is reported after a few bad samples."""
+        self._read_error = None
+        self.get_raw_yaw_degrees()
+        self.get_yaw_rate_dps()
+        problem = self._read_error
+        if problem is None:
+            state = self.pigeon.getState()
+            code = self.pigeon.getLastError()
+            if not is_ok(code):
+                problem = f"not answering: state read failed ({code_name(code)})"
+            elif state != PigeonIMU.PigeonState.Ready:
+                problem = f"not ready (state {state.name})"
+        self._alert.update(self._debounce.sample(problem))
+
+    def fault(self) -> str | None:
+        return self._debounce.reported
+
+    @property
+    def alert(self) -> FaultAlert:
+        """The WPILib Alert showing this IMU's fault."""
+        return self._alert
+
+    @property
+    def sim(self) -> PigeonSim:
+        if self._sim is None:
+            self._sim = PigeonSim(self)
+        return self._sim
+
+
+class PigeonSim(ImuSim):
+    """The Pigeon IMU sim collection, in the bare device's frame."""
+
+    def __init__(self, imu: PigeonImu) -> None:
+        self._imu = imu
+        self._collection: Any = imu.pigeon.getSimCollection()
+        # The simulator takes its first raw heading as the reference: make that 0.
+        self._collection.setRawHeading(0.0)
+
+    def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
+        self._collection.setRawHeading(degrees)
+        self._imu._sim_rate = rate_dps

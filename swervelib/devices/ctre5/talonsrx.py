@@ -1,0 +1,293 @@
+"""Talon SRX (phoenix5) driving a CIM: drive motor in metres, angle motor in module degrees.
+
+Sensor assumption (documented, as YAGSL's TalonSRX support assumes it too): the selected feedback
+sensor is a **quadrature encoder counting 4096 native units per motor rotation** (a CTRE SRX Mag
+Encoder in relative mode, or any 1024 CPR encoder decoded 4x) whose **phase matches the motor**:
+driving the bare motor forward makes the count increase (``setSensorPhase(False)``). If the encoder
+sits on the module shaft rather than the motor, configure a gear ratio of 1 (360 degrees per
+rotation). A sensor wired out of phase makes the Talon raise ``SensorOutOfPhase``, reported by
+:meth:`TalonSRXMotor.fault`.
+
+All conversions happen here: ``settings.units_per_rotation`` (degrees or metres per motor rotation)
+divided by 4096 gives the unit of one native count; velocities are native counts per 100 ms.
+
+``setInverted(True)`` reverses the motor output *and* the selected sensor reading (the Talon keeps
+them in phase), which is exactly ``MotorSettings.inverted``. The simulation collection speaks the
+bare motor's frame: ``getMotorOutputLeadVoltage()`` is the voltage across the bare motor (negative
+for a positive command when inverted) and the quadrature input is the bare encoder's count.
+
+PIDF gains (``settings.pidf``) act on the converted units, as for every vendor: ``p`` is output
+fraction (of ``optimal_voltage``, voltage compensation is on) per degree (angle) or per m/s (drive)
+of error, ``i`` and ``d`` likewise per the Talon's 1 ms loop, ``iz`` in degrees or m/s, ``f`` (drive
+only) output fraction per m/s of setpoint. They are scaled here into the Talon's native gains
+(1023 = full output, per native unit). The angle ``f`` is not applied: a Talon's ``kF`` multiplies
+the *position* setpoint, which is meaningless for an unwrapped module angle.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+from typing import Any, Final
+
+import phoenix5
+import wpilib
+
+from swervelib.config.model import PIDF
+from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, feed_enable, is_ok
+from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.settings import MotorSettings, Role
+
+# Native quadrature counts per motor rotation (see the module docstring).
+COUNTS_PER_ROTATION: Final = 4096
+# The Talon's closed-loop output scale: 1023 native output units = 100 % output.
+FULL_OUTPUT: Final = 1023.0
+# Selected-sensor status frame period: fresher readings than the 20 ms default.
+FEEDBACK_FRAME_MS: Final = 10
+
+# Default gains (converted units, see the module docstring) when pidfproperties.json is absent.
+DEFAULT_ANGLE_PIDF: Final = PIDF(p=0.01)  # 1 % output per degree of module error
+DEFAULT_DRIVE_PIDF: Final = PIDF(p=0.1)  # 10 % output per m/s; the feedforward does the rest
+
+# Talon fault flags that mean something is wrong (limit switches and soft limits are normal).
+_FAULT_FLAGS: Final = (
+    ("HardwareFailure", "hardware failure"),
+    ("SensorOutOfPhase", "sensor out of phase (encoder counts against the motor)"),
+    ("SensorOverflow", "sensor overflow"),
+    ("RemoteLossOfSignal", "remote sensor lost"),
+    ("UnderVoltage", "under-voltage"),
+    ("ResetDuringEn", "reset while enabled"),
+    ("HardwareESDReset", "ESD reset"),
+    ("SupplyUnstable", "supply unstable"),
+    ("SupplyOverV", "supply over-voltage"),
+    ("APIError", "API error"),
+)
+
+
+def _apply(label: str, what: str, action: Callable[[], Any]) -> bool:
+    """Run a phoenix5 config call through apply_config (retries, then an Alert)."""
+    return apply_config(label, what, lambda: is_ok(action()))
+
+
+def nearest_equivalent(target_deg: float, current_deg: float) -> float:
+    """The angle equal to ``target_deg`` modulo 360 that is closest to ``current_deg``."""
+    return current_deg + math.remainder(target_deg - current_deg, 360.0)
+
+
+class TalonSRXMotor(SwerveMotor):
+    """A Talon SRX with a CIM, as a swerve drive motor (metres) or angle motor (degrees)."""
+
+    def __init__(self, settings: MotorSettings) -> None:
+        self.settings = settings
+        self.label = settings.label
+        device = settings.device
+        self.talon = (
+            phoenix5.TalonSRX(device.id, device.canbus)
+            if device.canbus
+            else phoenix5.TalonSRX(device.id)
+        )
+        # Units (degrees or metres) per native count.
+        self._unit = settings.units_per_rotation / COUNTS_PER_ROTATION
+        self._volts = settings.optimal_voltage if settings.optimal_voltage > 0 else 12.0
+        self._alert = FaultAlert(settings.label)
+        self._debounce = Debounce()
+        self._position = 0.0
+        self._velocity = 0.0
+        self._read_error: str | None = None
+        self._command_error: str | None = None
+        self._config_error: str | None = None
+        self._sim: TalonSRXSim | None = None
+        self._configure()
+
+    # ----------------------------------------------------------------------------- configuration
+
+    def _configure(self) -> None:
+        talon = self.talon
+        s = self.settings
+        label = s.label
+        t = CONFIG_TIMEOUT_MS
+
+        def config(what: str, action: Callable[[], Any]) -> None:
+            _apply(label, what, action)
+
+        if not _apply(label, "factory defaults", lambda: talon.configFactoryDefault(t)):
+            # Not answering: skip the rest rather than wait out every retry of every call. The
+            # motor stays unconfigured (inversion included), so this is reported until restart.
+            self._config_error = "not configured: did not answer at start-up"
+            return
+        config(
+            "feedback sensor",
+            lambda: talon.configSelectedFeedbackSensor(phoenix5.FeedbackDevice.QuadEncoder, 0, t),
+        )
+
+        def invert() -> bool:
+            talon.setSensorPhase(False)
+            talon.setInverted(s.inverted)
+            return talon.getInverted() == s.inverted and is_ok(talon.getLastError())
+
+        apply_config(label, "inversion", invert)
+        self.set_brake(s.brake)
+
+        limit = round(s.current_limit_a)
+        if limit > 0:
+            config("continuous current limit", lambda: talon.configContinuousCurrentLimit(limit, t))
+            config("peak current limit", lambda: talon.configPeakCurrentLimit(limit, t))
+            config("peak current duration", lambda: talon.configPeakCurrentDuration(0, t))
+        talon.enableCurrentLimit(limit > 0)
+
+        ramp = max(0.0, s.ramp_rate_s)
+        config("open-loop ramp", lambda: talon.configOpenloopRamp(ramp, t))
+        config("closed-loop ramp", lambda: talon.configClosedloopRamp(ramp, t))
+
+        config("voltage compensation", lambda: talon.configVoltageCompSaturation(self._volts, t))
+        talon.enableVoltageCompensation(True)
+
+        self._configure_pidf()
+        config(
+            "feedback status frame",
+            lambda: talon.setStatusFramePeriod(
+                phoenix5.StatusFrameEnhanced.Status_2_Feedback0, FEEDBACK_FRAME_MS, t
+            ),
+        )
+
+    def _configure_pidf(self) -> None:
+        talon = self.talon
+        s = self.settings
+        t = CONFIG_TIMEOUT_MS
+        angle = s.role is Role.ANGLE
+        pidf = (
+            s.pidf if s.pidf is not None else (DEFAULT_ANGLE_PIDF if angle else DEFAULT_DRIVE_PIDF)
+        )
+        # Native error units per converted unit: counts per degree, or counts/100 ms per m/s.
+        native_per_unit = 1.0 / self._unit if angle else 1.0 / (self._unit * 10.0)
+        gain = FULL_OUTPUT / native_per_unit
+        kf = 0.0 if angle else pidf.f * gain
+        peak = min(1.0, max(abs(pidf.output_min), abs(pidf.output_max)))
+        steps = (
+            ("kP", lambda: talon.config_kP(0, pidf.p * gain, t)),
+            ("kI", lambda: talon.config_kI(0, pidf.i * gain, t)),
+            ("kD", lambda: talon.config_kD(0, pidf.d * gain, t)),
+            ("kF", lambda: talon.config_kF(0, kf, t)),
+            ("integral zone", lambda: talon.config_IntegralZone(0, pidf.iz * native_per_unit, t)),
+            ("closed-loop peak output", lambda: talon.configClosedLoopPeakOutput(0, peak, t)),
+            ("PID slot", lambda: talon.selectProfileSlot(0, 0)),
+        )
+        for what, action in steps:
+            _apply(s.label, what, action)
+
+    # ----------------------------------------------------------------------------------- commands
+
+    def set_voltage(self, volts: float) -> None:
+        feed_enable()
+        if not math.isfinite(volts):
+            self.talon.neutralOutput()
+            return
+        fraction = max(-1.0, min(1.0, volts / self._volts))
+        self.talon.set(phoenix5.ControlMode.PercentOutput, fraction)
+
+    def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
+        feed_enable()
+        if not (math.isfinite(units_per_second) and math.isfinite(feedforward_volts)):
+            self.talon.neutralOutput()
+            return
+        native = units_per_second / self._unit / 10.0  # counts per 100 ms
+        ff = max(-1.0, min(1.0, feedforward_volts / self._volts))
+        self.talon.set(
+            phoenix5.ControlMode.Velocity, native, phoenix5.DemandType.ArbitraryFeedForward, ff
+        )
+
+    def set_angle(self, degrees: float) -> None:
+        feed_enable()
+        if not math.isfinite(degrees):
+            self.talon.neutralOutput()
+            return
+        target = nearest_equivalent(degrees, self.get_position())
+        self.talon.set(phoenix5.ControlMode.Position, target / self._unit)
+
+    def set_position(self, value: float) -> None:
+        if not math.isfinite(value):
+            self._command_error = "set_position given a non-finite value"
+            return
+        code = self.talon.setSelectedSensorPosition(value / self._unit, 0, 0)
+        self._command_error = None if is_ok(code) else f"set_position failed ({code_name(code)})"
+
+    def set_brake(self, brake: bool) -> None:
+        mode = phoenix5.NeutralMode.Brake if brake else phoenix5.NeutralMode.Coast
+        self.talon.setNeutralMode(mode)
+
+    # ----------------------------------------------------------------------------------- readings
+
+    def _checked(self, value: float, what: str) -> bool:
+        code = self.talon.getLastError()
+        if not is_ok(code):
+            self._read_error = f"not answering: {what} read failed ({code_name(code)})"
+            return False
+        if not math.isfinite(value):
+            self._read_error = f"{what} reads NaN"
+            return False
+        return True
+
+    def get_position(self) -> float:
+        raw = self.talon.getSelectedSensorPosition(0)
+        if self._checked(raw, "position"):
+            self._position = raw * self._unit
+        return self._position
+
+    def get_velocity(self) -> float:
+        raw = self.talon.getSelectedSensorVelocity(0)
+        if self._checked(raw, "velocity"):
+            self._velocity = raw * 10.0 * self._unit
+        return self._velocity
+
+    def refresh(self) -> None:
+        """Sample the readings and faults; a fault is reported after a few bad samples."""
+        self._read_error = None
+        self.get_position()
+        self.get_velocity()
+        problem = (
+            self._read_error or self._device_faults() or self._config_error or self._command_error
+        )
+        self._alert.update(self._debounce.sample(problem))
+
+    def _device_faults(self) -> str | None:
+        faults = phoenix5.Faults()
+        code = self.talon.getFaults(faults)
+        if not is_ok(code):
+            return f"not answering: faults read failed ({code_name(code)})"
+        found = [text for flag, text in _FAULT_FLAGS if getattr(faults, flag, False)]
+        return ", ".join(found) if found else None
+
+    def fault(self) -> str | None:
+        return self._debounce.reported
+
+    @property
+    def alert(self) -> FaultAlert:
+        """The WPILib Alert showing this motor's fault."""
+        return self._alert
+
+    # --------------------------------------------------------------------------------- simulation
+
+    @property
+    def sim(self) -> TalonSRXSim:
+        if self._sim is None:
+            self._sim = TalonSRXSim(self.talon)
+        return self._sim
+
+
+class TalonSRXSim(MotorSim):
+    """The Talon SRX simulation collection, in the bare motor's frame."""
+
+    def __init__(self, talon: phoenix5.TalonSRX) -> None:
+        self._collection = talon.getSimCollection()
+
+    def applied_voltage(self) -> float:
+        # Voltage across the bare motor: the Talon has already applied setInverted.
+        return float(self._collection.getMotorOutputLeadVoltage())
+
+    def set_rotor(self, rotations: float, rotations_per_second: float, dt: float) -> None:
+        c = self._collection
+        c.setBusVoltage(wpilib.RobotController.getBatteryVoltage())
+        # The bare quadrature count (the Talon applies the inversion to its selected sensor).
+        c.setQuadratureRawPosition(round(rotations * COUNTS_PER_ROTATION))
+        c.setQuadratureVelocity(round(rotations_per_second * COUNTS_PER_ROTATION / 10.0))

@@ -1,0 +1,431 @@
+"""phoenix5 adapters (talonsrx, talonsrx_pwm, talonsrx_analog, pigeon, pigeon_via_talonsrx) against
+the CTRE simulator.
+
+phoenix5 sim readings arrive on a wall-clock schedule (status frames every 10-20 ms), so every
+check first waits, with a deadline, until the reading it is about changes (or reaches its target),
+then asserts on it; a reading that never arrives fails the assertion. Each test uses fresh CAN ids
+(the CTRE sim keeps a device's state for the whole process).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable, Iterator
+from typing import TypeVar
+
+import phoenix5
+import pytest
+import wpilib
+from phoenix5.sensors import PigeonIMU_StatusFrame
+from wpilib.simulation import DriverStationSim
+
+from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES
+from swervelib.config.model import PIDF, DeviceConfig
+from swervelib.devices import registry
+from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder
+from swervelib.devices.ctre5.pigeon import PigeonImu
+from swervelib.devices.ctre5.talonsrx import TalonSRXMotor, nearest_equivalent
+from swervelib.devices.interfaces import Device
+from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
+
+T = TypeVar("T")
+
+ANGLE_DEG_PER_ROT = 360.0 / 12.8  # 12.8:1 steering
+DRIVE_M_PER_ROT = math.pi * 4 * 0.0254 / 8.14  # 4 in wheel, 8.14:1 (L1)
+
+_talon_ids = itertools.count(1)  # Talon SRX CAN ids (also used by pigeon_via_talonsrx)
+_pigeon_ids = itertools.count(1)  # Pigeon IMU CAN ids (a different device type: no clash)
+
+
+# ------------------------------------------------------------------------------------------ helpers
+
+
+def wait_for(
+    read: Callable[[], T],
+    done: Callable[[T], bool],
+    timeout: float = 2.0,
+    each: Callable[[], None] | None = None,
+) -> T:
+    """Poll ``read`` (calling ``each`` first every time) until ``done`` or the deadline."""
+    deadline = time.monotonic() + timeout
+    while True:
+        if each is not None:
+            each()
+        value = read()
+        if done(value) or time.monotonic() > deadline:
+            return value
+        time.sleep(0.005)
+
+
+def near(
+    target: float, tolerance: float, difference: Callable[[float, float], float] | None = None
+) -> Callable[[float], bool]:
+    """A ``wait_for`` condition: the reading is within ``tolerance`` of ``target``."""
+    diff = difference or (lambda a, b: b - a)
+    return lambda value: abs(diff(target, value)) <= tolerance
+
+
+def observe(
+    device: Device, seconds: float = 0.25, each: Callable[[], None] | None = None
+) -> str | None:
+    """Refresh ``device`` for ``seconds`` (longer than the fault debounce); return its fault."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if each is not None:
+            each()
+        device.refresh()
+        time.sleep(0.005)
+    return device.fault()
+
+
+def motor(
+    role: Role, inverted: bool, *, pidf: PIDF | None = None, ramp: float = 0.0
+) -> TalonSRXMotor:
+    talon_id = next(_talon_ids)
+    return TalonSRXMotor(
+        MotorSettings(
+            label=f"test {role.value} motor (talonsrx {talon_id})",
+            role=role,
+            device=DeviceConfig("talonsrx", talon_id),
+            motor_type=MOTOR_TYPES["talonsrx"],
+            inverted=inverted,
+            brake=role is Role.DRIVE,
+            current_limit_a=40 if role is Role.DRIVE else 20,
+            ramp_rate_s=ramp,
+            units_per_rotation=DRIVE_M_PER_ROT if role is Role.DRIVE else ANGLE_DEG_PER_ROT,
+            optimal_voltage=12.0,
+            pidf=pidf,
+        )
+    )
+
+
+def encoder(type_name: str, inverted: bool, angle_motor: object) -> TalonSRXAttachedEncoder:
+    return TalonSRXAttachedEncoder(
+        EncoderSettings(
+            label=f"test encoder ({type_name}, inverted={inverted})",
+            device=DeviceConfig(type_name, 0),
+            encoder_type=ENCODER_TYPES[type_name],
+            inverted=inverted,
+        ),
+        angle_motor,
+    )
+
+
+def imu(type_name: str, inverted: bool) -> PigeonImu:
+    device_id = next(_talon_ids) if type_name == "pigeon_via_talonsrx" else next(_pigeon_ids)
+    return PigeonImu(
+        ImuSettings(
+            label=f"test IMU ({type_name} {device_id})",
+            device=DeviceConfig(type_name, device_id),
+            imu_type=IMU_TYPES[type_name],
+            inverted=inverted,
+        )
+    )
+
+
+def turned(before: float, after: float) -> float:
+    """Signed change of an angle in [0, 360), across the wrap."""
+    return math.remainder(after - before, 360.0)
+
+
+@pytest.fixture
+def enabled() -> Iterator[None]:
+    """Driver Station enabled (phoenix5 outputs need it, plus the adapters' enable feed)."""
+    DriverStationSim.setDsAttached(True)
+    DriverStationSim.setAutonomous(False)
+    DriverStationSim.setEnabled(True)
+    DriverStationSim.notifyNewData()
+    assert wpilib.DriverStation.isEnabled()
+    yield
+    DriverStationSim.setEnabled(False)
+    DriverStationSim.notifyNewData()
+
+
+def test_registry_builds_these_adapters() -> None:
+    assert registry.motor_adapter("talonsrx") is TalonSRXMotor
+    assert registry.encoder_adapter("talonsrx_pwm") is TalonSRXAttachedEncoder
+    assert registry.encoder_adapter("talonsrx_analog") is TalonSRXAttachedEncoder
+    assert registry.imu_adapter("pigeon") is PigeonImu
+    assert registry.imu_adapter("pigeon_via_talonsrx") is PigeonImu
+
+
+# ------------------------------------------------------------------------------------ talonsrx
+
+
+@pytest.mark.parametrize("role", [Role.ANGLE, Role.DRIVE])
+@pytest.mark.parametrize("bare_ccw", [True, False], ids=["motor-ccw-positive", "motor-cw-positive"])
+def test_talonsrx_ccw_turn_increases_reading_only_with_the_right_flag(
+    role: Role, bare_ccw: bool
+) -> None:
+    """(a)+(c) Hardware whose bare motor turns the module/wheel CCW when driven forward needs
+    inverted=False, the other hardware inverted=True; the wrong flag reads the turn backwards."""
+    right = motor(role, inverted=not bare_ccw)
+    wrong = motor(role, inverted=bare_ccw)
+    # Turn the mechanism counter-clockwise by 2.5 motor rotations at 1.5 rotations/s.
+    rotor = 2.5 if bare_ccw else -2.5
+    rate = 1.5 if bare_ccw else -1.5
+    for m in (right, wrong):
+        m.sim.set_rotor(rotor, rate, 0.02)
+    unit = DRIVE_M_PER_ROT if role is Role.DRIVE else ANGLE_DEG_PER_ROT
+    for m, sign in ((right, 1.0), (wrong, -1.0)):
+        position = wait_for(m.get_position, lambda p: p != 0.0)
+        velocity = wait_for(m.get_velocity, lambda v: v != 0.0)
+        assert position == pytest.approx(sign * 2.5 * unit, rel=1e-3)
+        # Velocity: native counts per 100 ms are whole numbers (round(1.5 * 409.6) = 614).
+        assert velocity == pytest.approx(sign * 1.5 * unit, rel=2e-3)
+
+
+@pytest.mark.parametrize("role", [Role.ANGLE, Role.DRIVE])
+def test_talonsrx_positive_voltage_reverses_the_bare_motor_when_inverted(
+    enabled: None, role: Role
+) -> None:
+    """(b) set_voltage(+6): the bare motor sees +6 V, or -6 V with the flag flipped."""
+    plain = motor(role, inverted=False)
+    flipped = motor(role, inverted=True)
+
+    def command() -> None:
+        plain.set_voltage(6.0)
+        flipped.set_voltage(6.0)
+
+    # The first outputs after an enable overshoot while the Talon's voltage compensation settles.
+    v_plain = wait_for(plain.sim.applied_voltage, lambda v: abs(v - 6.0) < 0.05, each=command)
+    v_flipped = wait_for(flipped.sim.applied_voltage, lambda v: abs(v + 6.0) < 0.05, each=command)
+    assert v_plain == pytest.approx(6.0, abs=0.05)
+    assert v_flipped == pytest.approx(-6.0, abs=0.05)
+
+
+def test_talonsrx_outputs_stop_without_driver_station_enable() -> None:
+    """The enable feed is only given while the DS is enabled."""
+    DriverStationSim.setEnabled(False)
+    DriverStationSim.notifyNewData()
+    # An earlier test's 100 ms enable feed may still be running, and the simulated devices see
+    # the end of it about 100 ms later: let both run out first.
+    assert wait_for(phoenix5.Unmanaged.getEnableState, lambda on: not on) is False
+    time.sleep(0.15)
+    m = motor(Role.DRIVE, inverted=False)
+    deadline = time.monotonic() + 0.2
+    while time.monotonic() < deadline:
+        m.set_voltage(6.0)
+        assert m.sim.applied_voltage() == 0.0
+        time.sleep(0.01)
+
+
+@pytest.mark.parametrize("inverted", [False, True])
+def test_talonsrx_velocity_feedforward_is_in_volts(enabled: None, inverted: bool) -> None:
+    """Drive closed loop: at zero speed error only the arbitrary feedforward drives the motor."""
+    m = motor(Role.DRIVE, inverted=inverted)
+    expected = -3.0 if inverted else 3.0
+    voltage = wait_for(
+        m.sim.applied_voltage,
+        lambda v: abs(v - expected) < 0.05,
+        each=lambda: m.set_velocity(0.0, 3.0),
+    )
+    assert voltage == pytest.approx(expected, abs=0.05)
+
+
+@pytest.mark.parametrize("inverted", [False, True])
+def test_talonsrx_angle_goes_the_short_way_round(enabled: None, inverted: bool) -> None:
+    """Angle closed loop: at 710 deg, a 10 deg setpoint means +20 deg (730), not -700 deg.
+
+    kP is 1 % output per degree of module error, so +20 deg gives 0.20 x 12 V = 2.4 V forward."""
+    m = motor(Role.ANGLE, inverted=inverted, pidf=PIDF(p=0.01))
+    rotor = 710.0 / ANGLE_DEG_PER_ROT
+    m.sim.set_rotor(-rotor if inverted else rotor, 0.0, 0.02)
+    assert wait_for(m.get_position, lambda p: p != 0.0) == pytest.approx(710.0, abs=0.01)
+    expected = -2.4 if inverted else 2.4
+    voltage = wait_for(
+        m.sim.applied_voltage, lambda v: abs(v - expected) < 0.05, each=lambda: m.set_angle(10.0)
+    )
+    assert voltage == pytest.approx(expected, abs=0.05)
+
+
+def test_nearest_equivalent_setpoint() -> None:
+    assert nearest_equivalent(10.0, 710.0) == pytest.approx(730.0)
+    assert nearest_equivalent(350.0, 5.0) == pytest.approx(-10.0)
+    assert nearest_equivalent(90.0, -270.0) == pytest.approx(-270.0)
+    assert nearest_equivalent(-90.0, 1000.0) == pytest.approx(990.0)
+
+
+@pytest.mark.parametrize("role", [Role.ANGLE, Role.DRIVE])
+def test_talonsrx_set_position_seeds_the_encoder(role: Role) -> None:
+    """(e) set_position seeds the relative reading; later rotor motion adds to the seed."""
+    m = motor(role, inverted=True)
+    unit = DRIVE_M_PER_ROT if role is Role.DRIVE else ANGLE_DEG_PER_ROT
+    count = unit / 4096  # one quadrature count
+    seed = 123.0 if role is Role.ANGLE else 4.5
+    m.set_position(seed)
+    assert wait_for(m.get_position, lambda p: p != 0.0) == pytest.approx(seed, abs=count)
+    m.sim.set_rotor(-1.0, 0.0, 0.02)  # inverted: the bare rotor backwards is the mechanism forwards
+    after = wait_for(m.get_position, lambda p: abs(p - seed) > 2 * count)
+    assert after == pytest.approx(seed + unit, abs=2 * count)
+    assert observe(m) is None
+
+
+def test_talonsrx_encoder_out_of_phase_is_a_fault_and_clears(enabled: None) -> None:
+    """(d) Driving forward while the encoder counts backwards: the Talon flags SensorOutOfPhase."""
+    m = motor(Role.DRIVE, inverted=False)
+    rotor = [0.0]
+
+    def run(step: float) -> Callable[[], None]:
+        def each() -> None:
+            m.set_voltage(6.0)
+            rotor[0] += step
+            m.sim.set_rotor(rotor[0], step / 0.005, 0.005)
+            m.refresh()
+
+        return each
+
+    assert observe(m, each=run(+0.02)) is None
+    assert m.alert.active is None
+    fault = wait_for(m.fault, lambda f: f is not None, each=run(-0.02))
+    assert fault is not None and "out of phase" in fault
+    assert m.alert.active == fault
+    cleared = wait_for(m.fault, lambda f: f is None, each=run(+0.02))
+    assert cleared is None
+    assert m.alert.active is None
+
+
+# --------------------------------------------------------------------- talonsrx_pwm / _analog
+
+
+ENCODER_KINDS = ["talonsrx_pwm", "talonsrx_analog"]
+
+
+@pytest.mark.parametrize("kind", ENCODER_KINDS)
+@pytest.mark.parametrize(
+    "bare_ccw", [True, False], ids=["sensor-ccw-positive", "sensor-cw-positive"]
+)
+def test_attached_encoder_ccw_turn_increases_reading_only_with_the_right_flag(
+    kind: str, bare_ccw: bool
+) -> None:
+    """(a) Both encoders read the same bare sensor; only the right flag sees the CCW turn as CCW."""
+    angle_motor = motor(Role.ANGLE, inverted=False)
+    right = encoder(kind, inverted=not bare_ccw, angle_motor=angle_motor)
+    wrong = encoder(kind, inverted=bare_ccw, angle_motor=angle_motor)
+    sign = 1.0 if bare_ccw else -1.0
+
+    def both() -> tuple[float, float]:
+        return right.get_absolute_degrees(), wrong.get_absolute_degrees()
+
+    right.sim.set_raw(sign * 0.25, 0.0)  # a quarter turn CCW from the sensor's zero
+    start_right, start_wrong = wait_for(both, lambda r: abs(r[0] - 90.0) < 0.4)
+    assert start_right == pytest.approx(90.0, abs=0.4)
+    assert start_wrong == pytest.approx(270.0, abs=0.4)
+    right.sim.set_raw(sign * 0.30, 0.0)  # turn the module 18 deg further counter-clockwise
+    end_right, end_wrong = wait_for(both, lambda r: abs(r[0] - start_right) > 1.0)
+    assert turned(start_right, end_right) == pytest.approx(18.0, abs=0.4)
+    assert turned(start_wrong, end_wrong) == pytest.approx(-18.0, abs=0.4)
+
+
+@pytest.mark.parametrize(
+    ("kind", "resolution"), [("talonsrx_pwm", 360 / 4096), ("talonsrx_analog", 360 / 1024)]
+)
+def test_attached_encoder_reads_degrees_in_0_360(kind: str, resolution: float) -> None:
+    """(c) Degrees of the bare sensor's rotations, wrapped to [0, 360), negated when inverted."""
+    angle_motor = motor(Role.ANGLE, inverted=False)
+    plain = encoder(kind, inverted=False, angle_motor=angle_motor)
+    flipped = encoder(kind, inverted=True, angle_motor=angle_motor)
+    for rotations, expected in ((1.25, 90.0), (-0.125, 315.0), (2.0, 0.0), (0.6, 216.0)):
+        plain.sim.set_raw(rotations, 0.0)
+        reading = wait_for(plain.get_absolute_degrees, near(expected, resolution, turned))
+        assert reading == pytest.approx(expected, abs=resolution)
+        assert flipped.get_absolute_degrees() == pytest.approx((-reading) % 360.0, abs=1e-9)
+        assert 0.0 <= flipped.get_absolute_degrees() < 360.0
+    assert observe(plain) is None
+
+
+def test_attached_encoder_needs_a_talonsrx_angle_motor() -> None:
+    class SparkLike:
+        label = "front left angle motor (sparkmax 3)"
+
+    with pytest.raises(TypeError, match=r"talonsrx_pwm.*sparkmax 3.*`talonsrx`"):
+        encoder("talonsrx_pwm", inverted=False, angle_motor=SparkLike())
+
+
+def test_mag_encoder_unplugged_is_a_fault_and_clears() -> None:
+    """(d) No pulse-width signal (rise-to-rise period 0) is reported; the last angle is kept."""
+    angle_motor = motor(Role.ANGLE, inverted=False)
+    mag = encoder("talonsrx_pwm", inverted=False, angle_motor=angle_motor)
+    mag.sim.set_raw(0.1, 0.0)
+    before = wait_for(mag.get_absolute_degrees, lambda d: d != 0.0)
+    assert before == pytest.approx(36.0, abs=0.1)
+    assert observe(mag) is None
+    mag.sim.set_connected(False)
+    fault = wait_for(mag.fault, lambda f: f is not None, each=mag.refresh)
+    assert fault is not None and "disconnected" in fault
+    assert mag.alert.active == fault
+    assert mag.get_absolute_degrees() == before
+    mag.sim.set_connected(True)
+    assert wait_for(mag.fault, lambda f: f is None, each=mag.refresh) is None
+    assert mag.alert.active is None
+
+
+def test_analog_encoder_cannot_simulate_a_disconnect() -> None:
+    angle_motor = motor(Role.ANGLE, inverted=False)
+    analog = encoder("talonsrx_analog", inverted=False, angle_motor=angle_motor)
+    with pytest.raises(NotImplementedError):
+        analog.sim.set_connected(False)
+
+
+# -------------------------------------------------------------------- pigeon / pigeon_via_talonsrx
+
+
+IMU_KINDS = ["pigeon", "pigeon_via_talonsrx"]
+
+
+@pytest.mark.parametrize("kind", IMU_KINDS)
+@pytest.mark.parametrize("upside_down", [False, True], ids=["mounted-up", "mounted-upside-down"])
+def test_pigeon_ccw_turn_increases_yaw_only_with_the_right_flag(
+    kind: str, upside_down: bool
+) -> None:
+    """(a)+(c) The robot turns 30 deg CCW at 15 deg/s: an upside-down Pigeon reports -30 and needs
+    invertedIMU; with the right flag yaw and rate go up, with the wrong one both go down."""
+    right = imu(kind, inverted=upside_down)
+    wrong = imu(kind, inverted=not upside_down)
+    sign = -1.0 if upside_down else 1.0
+    for gyro in (right, wrong):
+        gyro.sim.set_raw_yaw(sign * 30.0, sign * 15.0)
+    for gyro, expected in ((right, 1.0), (wrong, -1.0)):
+        yaw = wait_for(gyro.get_raw_yaw_degrees, lambda y: y != 0.0)
+        assert yaw == pytest.approx(expected * 30.0, abs=0.05)
+        assert gyro.get_yaw_rate_dps() == pytest.approx(expected * 15.0)
+
+
+@pytest.mark.parametrize("kind", IMU_KINDS)
+def test_pigeon_yaw_is_degrees_and_not_wrapped(kind: str) -> None:
+    """(c) Yaw follows the bare heading in degrees past 360, without wrapping."""
+    gyro = imu(kind, inverted=False)
+    for heading in (90.0, 400.0, 725.5, -100.0):
+        gyro.sim.set_raw_yaw(heading, 0.0)
+        yaw = wait_for(gyro.get_raw_yaw_degrees, near(heading, 0.05))
+        assert yaw == pytest.approx(heading, abs=0.05)
+    assert observe(gyro) is None
+
+
+@pytest.mark.parametrize("kind", IMU_KINDS)
+def test_pigeon_not_answering_is_a_fault_and_clears(kind: str) -> None:
+    """(d) The Pigeon stops sending its status frames (as when unplugged): the reads time out, the
+    fault and its Alert appear, the last yaw is kept; frames resume and the fault clears.
+
+    The simulator has no disconnect switch; slowing the frames to 255 ms (the longest period)
+    makes them stale for most of each period, which is what an unplugged device looks like."""
+    gyro = imu(kind, inverted=False)
+    gyro.sim.set_raw_yaw(45.0, 0.0)
+    assert wait_for(gyro.get_raw_yaw_degrees, lambda y: y != 0.0) == pytest.approx(45.0, abs=0.05)
+    assert observe(gyro) is None
+    frames = (
+        PigeonIMU_StatusFrame.PigeonIMU_CondStatus_9_SixDeg_YPR,
+        PigeonIMU_StatusFrame.PigeonIMU_CondStatus_1_General,
+    )
+    for frame in frames:
+        gyro.pigeon.setStatusFramePeriod(frame, 255, 50)
+    fault = wait_for(gyro.fault, lambda f: f is not None, timeout=3.0, each=gyro.refresh)
+    assert fault is not None and ("not answering" in fault or "not ready" in fault)
+    assert gyro.alert.active == fault
+    assert gyro.get_raw_yaw_degrees() == pytest.approx(45.0, abs=0.05)  # never a timeout's 0
+    for frame, period in zip(frames, (10, 20), strict=True):
+        gyro.pigeon.setStatusFramePeriod(frame, period, 50)
+    assert wait_for(gyro.fault, lambda f: f is None, timeout=3.0, each=gyro.refresh) is None
+    assert gyro.alert.active is None

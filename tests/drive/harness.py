@@ -1,0 +1,116 @@
+"""Build a drive and its physics in simulation and step them like a robot loop."""
+
+from __future__ import annotations
+
+import json
+import math
+import shutil
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from wpilib.simulation import DriverStationSim, pauseTiming, resumeTiming, stepTiming
+from wpimath.geometry import Pose2d
+
+from swervelib import SwerveDrive
+from swervelib.config import load_directory
+from swervelib.sim import HardwareTruth, SwerveSim
+from tests.conftest import DEPLOY
+
+# All-REV + navX: every reading follows simulated time step for step (deterministic).
+REV_NAVX = DEPLOY / "vortex_throughbore_navx"
+LOOP = 0.02
+
+
+def polygon_config(
+    target: Path, count: int, *, first_id: int, radius_in: float = 14.0, base: Path = REV_NAVX
+) -> Path:
+    """A copy of ``base`` with ``count`` modules evenly around a circle, CAN ids from ``first_id``."""
+    shutil.copytree(base, target)
+    template = json.loads((base / "modules" / "frontleft.json").read_text())
+    for path in (target / "modules").glob("*.json"):
+        if "properties" not in path.name:
+            path.unlink()
+    names = []
+    for index in range(count):
+        angle = math.radians(45 + 360 * index / count)
+        module = json.loads(json.dumps(template))
+        module["drive"]["id"] = first_id + 2 * index
+        module["angle"]["id"] = first_id + 2 * index + 1
+        module["absoluteEncoderOffset"] = (37.0 * index) % 360
+        module["location"] = {
+            "front": round(radius_in * math.cos(angle), 3),
+            "left": round(radius_in * math.sin(angle), 3),
+        }
+        name = f"module{index}"
+        (target / "modules" / f"{name}.json").write_text(json.dumps(module, indent=2))
+        names.append(f"{name}.json")
+    drive = json.loads((target / "swervedrive.json").read_text())
+    drive["modules"] = names
+    (target / "swervedrive.json").write_text(json.dumps(drive, indent=2))
+    return target
+
+
+class Harness:
+    """A drive, its SwerveSim, and a stepped clock."""
+
+    def __init__(self, drive: SwerveDrive, sim: SwerveSim) -> None:
+        self.drive = drive
+        self.sim = sim
+
+    def run(self, seconds: float, command: Callable[[SwerveDrive], None] | None = None) -> None:
+        """Robot loops for ``seconds``: periodic(), then the command, then physics, then time."""
+        for _ in range(round(seconds / LOOP)):
+            self.drive.periodic()
+            if command is not None:
+                command(self.drive)
+            self.sim.step(LOOP)
+            stepTiming(LOOP)
+        self.drive.periodic()
+
+
+_DRIVES: dict[Path, SwerveDrive] = {}
+
+
+def shared_drive(directory: Path) -> SwerveDrive:
+    """One drive per configuration directory for the whole test session.
+
+    REVLib's simulator cannot simulate a second Spark object created with the same CAN id in one
+    process, so tests reuse drives and give each test a fresh physical robot (a new SwerveSim).
+    """
+    drive = _DRIVES.get(directory)
+    if drive is None:
+        drive = SwerveDrive.from_directory(directory)
+        _DRIVES[directory] = drive
+    return drive
+
+
+@contextmanager
+def simulated(
+    directory: Path = REV_NAVX,
+    truth: HardwareTruth | Callable[[HardwareTruth], HardwareTruth] | None = None,
+    *,
+    enabled: bool = True,
+    initial_pose: Pose2d | None = None,
+    **sim_options: Any,
+) -> Iterator[Harness]:
+    """The drive for ``directory`` on a new physical robot ``truth`` (default: the matching one)."""
+    pauseTiming()
+    DriverStationSim.setEnabled(enabled)
+    DriverStationSim.setAutonomous(False)
+    DriverStationSim.notifyNewData()
+    drive = shared_drive(directory)
+    drive.stop()
+    if callable(truth):
+        truth = truth(HardwareTruth.matching(load_directory(directory)))
+    start = initial_pose or Pose2d()
+    sim = SwerveSim(drive, truth, initial_pose=start, **sim_options)
+    harness = Harness(drive, sim)
+    harness.run(0.1)  # let every sensor report the simulated robot before the test starts
+    drive.reset_pose(start)
+    try:
+        yield harness
+    finally:
+        drive.stop()
+        resumeTiming()

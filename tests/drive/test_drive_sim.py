@@ -1,0 +1,148 @@
+"""SwerveDrive in simulation: odometry, driving modes, lock, module counts (REV + navX sims)."""
+
+from __future__ import annotations
+
+import math
+from pathlib import Path
+
+import pytest
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d
+from wpimath.kinematics import ChassisSpeeds
+
+from swervelib import SwerveDrive
+from tests.drive.harness import REV_NAVX, polygon_config, simulated
+
+
+def drive_forward(speed: float = 1.0, field_relative: bool = True):
+    return lambda d: d.drive(ChassisSpeeds(speed, 0.0, 0.0), field_relative=field_relative)
+
+
+@pytest.mark.parametrize("start_deg", [0.0, 90.0, -135.0])
+def test_field_relative_drive_moves_two_metres_in_the_field_direction(start_deg: float) -> None:
+    start = Pose2d(0.0, 0.0, Rotation2d.fromDegrees(start_deg))
+    with simulated(initial_pose=start, initial_yaw_deg=start_deg) as h:
+        h.run(2.0, drive_forward())
+        h.run(0.6, lambda d: d.drive(ChassisSpeeds()))
+        pose = h.drive.get_pose()
+        true = h.sim.true_pose
+    # ~2 m along the field's x axis whatever the robot's heading (closed-loop lag costs a little)
+    assert 1.6 < pose.X() < 2.2, pose
+    assert abs(pose.Y()) < 0.1, pose
+    assert abs(true.X() - pose.X()) < 0.03 and abs(true.Y() - pose.Y()) < 0.03
+    assert abs((pose.rotation() - start.rotation()).degrees()) < 2.0
+
+
+def test_robot_relative_drive_follows_the_robot_heading() -> None:
+    start = Pose2d(0.0, 0.0, Rotation2d.fromDegrees(90.0))
+    with simulated(initial_pose=start, initial_yaw_deg=90.0) as h:
+        h.run(1.5, drive_forward(field_relative=False))
+        pose = h.drive.get_pose()
+    assert pose.Y() > 1.0 and abs(pose.X()) < 0.1, pose
+
+
+def test_drive_facing_settles_on_the_target_heading() -> None:
+    target = Rotation2d.fromDegrees(120.0)
+    with simulated() as h:
+        h.run(4.0, lambda d: d.drive_facing(0.0, 0.0, target))
+        heading = h.drive.get_heading()
+        true_deg = h.sim.true_yaw_deg
+    assert abs((heading - target).degrees()) < 3.0, heading
+    assert abs(true_deg - 120.0) < 4.0
+
+
+def test_drive_facing_while_translating_field_relative() -> None:
+    with simulated() as h:
+        h.run(3.0, lambda d: d.drive_facing(0.0, 0.8, Rotation2d.fromDegrees(-90.0)))
+        pose = h.drive.get_pose()
+    assert pose.Y() > 1.5 and abs(pose.X()) < 0.25, pose
+    assert abs(pose.rotation().degrees() + 90.0) < 5.0
+
+
+def test_lock_points_the_wheels_in_an_x() -> None:
+    with simulated() as h:
+        h.run(1.0, lambda d: d.lock())
+        drive, sim = h.drive, h.sim
+        for module in drive.modules:
+            toward_centre = module.location.angle().degrees()
+            error = (module.get_angle().degrees() - toward_centre + 90.0) % 180.0 - 90.0
+            assert abs(error) < 3.0, (module.name, module.get_angle())
+            true = sim.true_module_angles[module.name].degrees()
+            assert abs((true - toward_centre + 90.0) % 180.0 - 90.0) < 3.0
+        assert sim.true_pose.translation().norm() < 0.02
+
+
+@pytest.mark.parametrize("count", [2, 3, 4, 6])
+def test_module_counts(tmp_path: Path, count: int) -> None:
+    first_id = {2: 10, 3: 14, 4: 20, 6: 28}[count]  # CAN ids unique in the test session
+    directory = polygon_config(tmp_path / "swerve", count, first_id=first_id)
+    with simulated(directory) as h:
+        assert len(h.drive.modules) == count
+        h.run(1.5, drive_forward(0.8))
+        pose = h.drive.get_pose()
+        true = h.sim.true_pose
+    assert 0.8 < pose.X() < 1.4, pose
+    assert abs(pose.Y()) < 0.1 and abs(pose.rotation().degrees()) < 3.0
+    assert pose.translation().distance(true.translation()) < 0.05
+
+
+def test_unsupported_module_count_is_a_config_error(tmp_path: Path) -> None:
+    from swervelib import ConfigError
+
+    directory = polygon_config(tmp_path / "swerve", 5, first_id=40)
+    with pytest.raises(ConfigError, match="2, 3, 4 or 6"):
+        SwerveDrive.from_directory(directory)
+
+
+def test_reset_pose_and_zero_heading_keep_odometry_consistent() -> None:
+    with simulated(initial_yaw_deg=37.0) as h:
+        drive = h.drive
+        h.run(0.1)
+        assert abs(drive.get_raw_yaw().degrees() - 37.0) < 0.5  # raw yaw is never zeroed
+        assert abs(drive.get_heading().degrees()) < 0.5  # the pose starts facing 0
+        drive.reset_pose(Pose2d(3.0, 2.0, Rotation2d.fromDegrees(45.0)))
+        h.run(0.2)
+        assert drive.get_pose().translation().distance(Translation2d(3.0, 2.0)) < 0.01
+        assert abs(drive.get_heading().degrees() - 45.0) < 0.5
+        h.sim.rotate_robot_by_hand(30.0)
+        h.run(0.1)
+        assert abs(drive.get_heading().degrees() - 75.0) < 0.5
+        drive.zero_heading()
+        h.run(0.1)
+        assert abs(drive.get_heading().degrees()) < 0.5
+        assert abs(drive.get_raw_yaw().degrees() - 67.0) < 0.5
+
+
+def test_measured_speeds_and_states() -> None:
+    with simulated() as h:
+        h.run(1.5, drive_forward(1.0, field_relative=False))
+        robot = h.drive.get_robot_relative_speeds()
+        field = h.drive.get_field_relative_speeds()
+        states = h.drive.get_module_states()
+        positions = h.drive.get_module_positions()
+    assert 0.8 < robot.vx < 1.1 and abs(robot.vy) < 0.05
+    assert math.isclose(field.vx, robot.vx, abs_tol=0.05)
+    assert all(0.8 < s.speed < 1.1 for s in states)
+    assert all(p.distance > 0.8 for p in positions)
+
+
+def test_desaturation_caps_module_speed() -> None:
+    with simulated() as h:
+        h.run(0.5, lambda d: d.drive(ChassisSpeeds(50.0, 0.0, 20.0)))
+        speeds = [m.speed_setpoint_mps for m in h.drive.modules]
+        top = h.drive.max_speed
+    assert max(abs(s) for s in speeds) <= top + 1e-6
+
+
+def test_nan_command_stops_instead_of_reaching_the_motors() -> None:
+    with simulated() as h:
+        h.run(0.5, lambda d: d.drive(ChassisSpeeds(math.nan, 1.0, math.inf)))
+        assert all(m.speed_setpoint_mps == 0.0 for m in h.drive.modules)
+        assert h.sim.true_pose.translation().norm() < 0.01
+        assert all(math.isfinite(v) for v in (h.drive.get_pose().X(), h.drive.get_pose().Y()))
+
+
+def test_from_directory_default_max_speed_and_override() -> None:
+    with simulated() as h:
+        assert h.drive.max_speed == pytest.approx(h.drive.config.max_speed_mps)
+    config = h.drive.config
+    assert config.directory == str(REV_NAVX)
