@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 
+import wpilib
 from wpimath.geometry import Rotation2d, Translation2d
 from wpimath.kinematics import SwerveModulePosition, SwerveModuleState
 
@@ -53,12 +54,9 @@ class SwerveModule:
         self.use_cosine_compensator = config.use_cosine_compensator
         self._kv = NOMINAL_VOLTS / free_speed_mps
         self._offset = config.absolute_encoder_offset_deg
-        self._alerts = {
-            "drive": FaultAlert(drive_motor.label),
-            "angle": FaultAlert(angle_motor.label),
-        }
-        if encoder is not None:
-            self._alerts["encoder"] = FaultAlert(encoder.label)
+        # Each adapter raises its own fault Alert from fault(); this one says what the module does
+        # about an absolute encoder it cannot use.
+        self._fallback_alert = FaultAlert(f"{config.name} module", wpilib.Alert.AlertType.kWarning)
         # Readings, refreshed by update(); the spec's telemetry values.
         self.raw_absolute_deg = 0.0
         self.raw_angle_deg = 0.0
@@ -92,9 +90,14 @@ class SwerveModule:
                 fault = "reading is not a number"
             if fault is None:
                 self.raw_absolute_deg = raw
-            self._alerts["encoder"].update(fault)
-        self._alerts["drive"].update(drive.fault())
-        self._alerts["angle"].update(angle.fault())
+        drive.fault()  # keeps the adapters' own Alerts current
+        angle.fault()
+        if encoder is not None:
+            self._fallback_alert.update(
+                None
+                if fault is None
+                else "absolute encoder unusable, using the angle motor's encoder"
+            )
         if encoder is not None and fault is None:
             self.angle_deg = module_angle(self.raw_absolute_deg, self._offset)
             self._relative_to_module = wrap_180(self.angle_deg - self.raw_angle_deg)

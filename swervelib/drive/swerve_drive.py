@@ -81,7 +81,7 @@ class SwerveDrive:
             build_module(config, m) for m in config.modules
         )
         self.imu: Imu = build_imu(config)
-        self._imu_alert = FaultAlert(self.imu.label)
+        self._imu_alert = FaultAlert("Swerve heading", wpilib.Alert.AlertType.kWarning)
         physical_max = min(m.free_speed_mps for m in self.modules)
         self.max_speed = min(max_speed or config.max_speed_mps, physical_max)
         self.module_max_speed = physical_max
@@ -243,7 +243,9 @@ class SwerveDrive:
         fault = self.imu.fault()
         if fault is None and not math.isfinite(raw):
             fault = "yaw is not a number"
-        self._imu_alert.update(fault)
+        self._imu_alert.update(
+            None if fault is None else "IMU unusable, heading from wheel odometry"
+        )
         if fault is None:
             if not self._imu_ok:  # recovered: continue from where the wheel estimate got to
                 self._yaw_offset = self._yaw_deg - raw
