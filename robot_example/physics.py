@@ -20,13 +20,18 @@ from wpilib.simulation import DriverStationSim
 
 from swervelib.sim import HardwareTruth, SwerveSim
 
-TRUTH_FILE = Path(__file__).resolve().parent / "sim_hardware.json"
 AUTO_ENABLE_AFTER_S = 1.0
+
+
+def truth_file() -> Path:
+    """``sim_hardware.json`` beside robot.py (pyfrc loads this module without ``__file__``)."""
+    return Path(wpilib.getOperatingDirectory()) / "sim_hardware.json"
 
 
 class PhysicsEngine:
     def __init__(self, physics_controller: Any, robot: Any) -> None:
-        truth = HardwareTruth.load(TRUTH_FILE) if TRUTH_FILE.exists() else None
+        path = truth_file()
+        truth = HardwareTruth.load(path) if path.exists() else None
         self.sim = SwerveSim(robot.swerve, truth)
         self.physics_controller = physics_controller
         self.robot = robot

@@ -7,7 +7,7 @@ Controls (driver Xbox controller on port 0):
   A               the robot now faces the field's forward direction (zero heading)
   X               hold to lock the wheels in an X
 
-Autonomous drives a 1 m square facing forward.
+Autonomous drives a 1 m square on odometry, facing forward, and stops where it started.
 """
 
 from __future__ import annotations
@@ -16,14 +16,16 @@ import math
 
 import wpilib
 from wpimath import applyDeadband
-from wpimath.geometry import Rotation2d
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive
 
 TRANSLATION_SCALE = 0.8  # spec §4 test routine: scale, then cube, the stick translation
 STICK_DEADBAND = 0.1
-SQUARE = [(1.0, 0.0), (0.0, 1.0), (-1.0, 0.0), (0.0, -1.0)]  # field m/s for one second each
+SQUARE = [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # corners, metres from the start
+SQUARE_SPEED = 1.0  # m/s
+ARRIVED = 0.03  # metres
 
 
 class Robot(wpilib.TimedRobot):
@@ -33,7 +35,7 @@ class Robot(wpilib.TimedRobot):
         controller = self.swerve.config.controller
         self.heading_deadband = controller.angle_joystick_radius_deadband if controller else 0.5
         self.target_heading = Rotation2d()
-        self.timer = wpilib.Timer()
+        self.corner = 0
         self.loops = 0
 
     def robotPeriodic(self) -> None:
@@ -49,15 +51,23 @@ class Robot(wpilib.TimedRobot):
     # -- autonomous: a square ----------------------------------------------------------------------
     def autonomousInit(self) -> None:
         self.swerve.zero_heading()
-        self.timer.restart()
+        self.swerve.reset_pose(Pose2d())
+        self.corner = 0
 
     def autonomousPeriodic(self) -> None:
-        leg = int(self.timer.get())
-        if leg >= len(SQUARE):
+        if self.corner >= len(SQUARE):
             self.swerve.lock()
             return
-        vx, vy = SQUARE[leg]
-        self.swerve.drive_facing(vx, vy, Rotation2d())
+        target = Translation2d(*SQUARE[self.corner])
+        error = target - self.swerve.get_pose().translation()
+        distance = error.norm()
+        if distance < ARRIVED:
+            self.corner += 1
+            return
+        speed = min(SQUARE_SPEED, 3.0 * distance)  # slow down on the way in
+        self.swerve.drive_facing(
+            error.X() / distance * speed, error.Y() / distance * speed, Rotation2d()
+        )
 
     # -- teleop ------------------------------------------------------------------------------------
     def teleopInit(self) -> None:

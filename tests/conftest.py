@@ -18,8 +18,26 @@ REPO = pathlib.Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy"
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
 
-_SESSION_DIR = tempfile.mkdtemp(prefix="swervelib-tests-")
-os.chdir(_SESSION_DIR)
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Work in a fresh temporary directory (after pytest has resolved its own paths)."""
+    os.chdir(tempfile.mkdtemp(prefix="swervelib-tests-"))
+
+
+# Vendor simulators keep per-process state that one test file cannot share with another: REVLib
+# allows one Spark object per CAN id and cannot simulate a second one (the REV device tests alone
+# use 50 ids), phoenix6 test devices are destroyed to simulate disconnects, and a process can hold
+# one navX. Each of these groups therefore runs in its own Python process, driven by
+# tests/test_isolated.py; inside that process SWERVELIB_TEST_GROUP names the group.
+ISOLATED_GROUPS = {
+    "rev": ["devices/test_rev.py"],
+    "ctre5": ["devices/test_ctre5.py"],
+    "ctre6": ["devices/test_ctre6.py"],
+    "navx_wpilib": ["devices/test_navx_wpilib.py"],
+    "drive_and_sim": ["drive", "sim"],
+}
+_GROUP = os.environ.get("SWERVELIB_TEST_GROUP")
+collect_ignore = [] if _GROUP else [p for paths in ISOLATED_GROUPS.values() for p in paths]
 
 
 @pytest.fixture(scope="session")

@@ -202,7 +202,7 @@ def test_drive_motor_reads_metres(type_name: str) -> None:
         motor.sim.set_rotor(6.75, 0.0, DT)  # one wheel revolution
         assert motor.get_position() == pytest.approx(sign * math.pi * 0.1016, rel=1e-5)
         rotor, rps = 6.75, 20.0
-        for _ in range(60):
+        for _ in range(150):
             rotor += rps * DT
             motor.sim.set_rotor(rotor, rps, DT)
         assert motor.get_velocity() == pytest.approx(sign * rps * DRIVE_M_PER_ROTATION, rel=0.02)

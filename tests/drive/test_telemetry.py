@@ -7,6 +7,7 @@ import pytest
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 
+from swervelib.drive.telemetry import DriveTelemetry
 from tests.drive.harness import simulated
 
 ROOT = "/SmartDashboard/swerve"
@@ -54,8 +55,14 @@ def test_every_key_is_published_with_the_spec_units() -> None:
             assert issue is False
         assert number(f"{ROOT}/Raw IMU Yaw") == pytest.approx(30.0, abs=0.5)  # before zeroing
         assert number(f"{ROOT}/Adjusted IMU Yaw") == pytest.approx(0.0, abs=0.5)  # pose heading
+        # Settings are published once, by the newest drive; other tests' drives share this process.
+        DriveTelemetry(drive.modules, drive.max_speed)
         assert number(f"{ROOT}/moduleCount") == 4
         assert number(f"{ROOT}/maxSpeed") == pytest.approx(drive.max_speed)
+        names = nt.getStringArrayTopic(f"{ROOT}/moduleNames").subscribe([]).get()
+        assert list(names) == ["frontleft", "frontright", "backleft", "backright"]
+        locations = nt.getDoubleArrayTopic(f"{ROOT}/wheelLocation").subscribe([]).get()
+        assert locations[:2] == pytest.approx([0.3175, 0.3175])  # metres (12.5 in)
         scope = f"{ROOT}/advantagescope"
         states = nt.getStructArrayTopic(f"{scope}/currentStates", SwerveModuleState).subscribe([])
         assert len(states.get()) == 4

@@ -1,0 +1,36 @@
+"""The autonomous square ends where it started, and odometry agrees with the simulated truth."""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import wpilib
+from wpilib.simulation import DriverStationSim, stepTiming
+
+LOOP = 0.02
+
+
+def run(seconds: float) -> None:
+    """Step robot loops one at a time, giving CTRE's wall-clock status signals time to update."""
+    for _ in range(round(seconds / LOOP)):
+        DriverStationSim.notifyNewData()
+        stepTiming(LOOP)
+        time.sleep(0.004)
+
+
+def test_autonomous_square_returns_to_the_start(control: Any, robot: Any) -> None:
+    with control.run_robot():
+        DriverStationSim.setDsAttached(True)
+        DriverStationSim.setAutonomous(True)
+        DriverStationSim.setEnabled(True)
+        run(12.0)
+        assert wpilib.DriverStation.isAutonomousEnabled()
+        true_pose = robot.physics.sim.true_pose
+        pose = robot.swerve.get_pose()
+        assert robot.corner == 4, "the square was not finished"
+        assert true_pose.translation().norm() < 0.10, true_pose
+        assert abs(true_pose.rotation().degrees()) < 3.0, true_pose
+        assert pose.translation().distance(true_pose.translation()) < 0.05, (pose, true_pose)
+        DriverStationSim.setEnabled(False)
+        run(0.2)

@@ -1,0 +1,99 @@
+"""CTRE phoenix6 adapters: TalonFX / TalonFXS motors, CANcoder, Pigeon2.
+
+Shared helpers for the adapters of this package. Everything phoenix6-specific stays inside this
+package. Readings are phoenix6 status signals: they update on the device's own (wall-clock) schedule,
+and the drive refreshes them all at once with :func:`swervelib.devices.ctre6.batch.refresh_signals`
+(or each adapter's ``refresh()``); getters only read the last refreshed values.
+"""
+
+from __future__ import annotations
+
+import atexit
+import math
+import time
+from collections.abc import Sequence
+from typing import Any
+
+from phoenix6 import CANBus, StatusCode
+
+OK = StatusCode.OK
+
+
+def _stop_auto_feed_enable() -> None:
+    """Stop phoenix6's AutoFeedEnable notifier before the interpreter finalizes.
+
+    Every phoenix6 device starts a wpilib Notifier that calls into Python every 10 ms. A call that
+    arrives while Python 3.11-3.13 is finalizing makes that C++ thread ``pthread_exit`` through
+    noexcept frames: ``terminate called without an active exception`` and exit code 134 (seen in
+    most short pytest runs). atexit handlers run before finalization, so stop the notifier here and
+    give a callback already in flight a moment to finish.
+    """
+    try:
+        from phoenix6.wpiutils.auto_feed_enable import AutoFeedEnable
+
+        instance = getattr(AutoFeedEnable, "_AutoFeedEnable__instance", None)
+        notifier = getattr(instance, "_AutoFeedEnable__enable_notifier", None)
+        if notifier is not None:
+            notifier.stop()
+            time.sleep(0.02)
+    except Exception:  # never fail at exit
+        pass
+
+
+atexit.register(_stop_auto_feed_enable)
+
+
+def can_bus(name: str) -> CANBus:
+    """The phoenix6 bus object for a configured bus name (``""`` = the roboRIO's own bus)."""
+    return CANBus(name)
+
+
+def signal_fault(signals: Sequence[Any]) -> str | None:
+    """Why the last refresh of ``signals`` gave no usable data, or None when all are fine.
+
+    A status other than OK (RX timeout, stale frame: the device is not answering) or a NaN value.
+    """
+    for signal in signals:
+        status = signal.status
+        if status is not OK:
+            return f"not answering ({status.name})"
+        if math.isnan(signal.value_as_double):
+            return f"reading NaN ({signal.name})"
+    return None
+
+
+def sim_disconnect(device_type: str, device_id: int) -> None:
+    """Make a simulated phoenix6 device stop answering, as if unplugged (simulation only).
+
+    Uses the phoenix6 sim platform's own ``sim_destroy``: the device's frames stop and its status
+    signals go stale after about 0.3 s. phoenix6 cannot re-create a destroyed simulated device in
+    the same process, so this is one-way (a dead device).
+    """
+    try:
+        from phoenix6.phoenix_native import Native
+        from phoenix6.sim.device_type import DeviceType
+
+        destroy = Native.instance().c_ctre_phoenix6_platform_sim_destroy
+        type_value = DeviceType[device_type].value
+    except (ImportError, AttributeError, KeyError) as error:  # pragma: no cover - API drift
+        raise NotImplementedError("this phoenix6 version cannot simulate a disconnect") from error
+    destroy(type_value, device_id)
+
+
+class SimDisconnect:
+    """``set_connected`` for phoenix6 sim hooks (one-way, see :func:`sim_disconnect`)."""
+
+    _device_type: str
+    _device_id: int
+    _destroyed: bool = False
+
+    def set_connected(self, connected: bool) -> None:
+        if connected:
+            if self._destroyed:
+                raise NotImplementedError(
+                    "phoenix6 simulation cannot reconnect a device once it was disconnected"
+                )
+            return
+        if not self._destroyed:
+            sim_disconnect(self._device_type, self._device_id)
+            self._destroyed = True

@@ -1,0 +1,121 @@
+"""phoenix6 CANcoder absolute encoder.
+
+The device is configured with a fresh ``CANcoderConfiguration``: ``SensorDirection``
+CLOCKWISE_POSITIVE when ``EncoderSettings.inverted``, magnet offset 0 (the module subtracts
+``absoluteEncoderOffset`` in software) and the discontinuity point at 1 rotation, so the absolute
+position is [0, 1) rotation, reported as degrees [0, 360).
+
+The simulation hook writes the bare sensor's reading: ``sim_state.orientation`` stays at its default,
+so the CANcoder applies the configured direction itself, as on the robot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from phoenix6 import BaseStatusSignal, configs, hardware, signals
+
+from swervelib.devices.ctre6 import OK, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
+from swervelib.devices.settings import EncoderSettings
+
+_BAD_MAGNET = frozenset(
+    {signals.MagnetHealthValue.MAGNET_RED.value, signals.MagnetHealthValue.MAGNET_INVALID.value}
+)
+
+
+class CANcoderSim(SimDisconnect, EncoderSim):
+    """Simulation hook of a CANcoder, in the bare sensor's frame."""
+
+    def __init__(self, device: Any) -> None:
+        self._state = device.sim_state
+        self._device_type = "P6_CANcoderType"
+        self._device_id = device.device_id
+
+    def set_raw(self, rotations: float, rotations_per_second: float) -> None:
+        state = self._state
+        state.set_raw_position(rotations)
+        state.set_velocity(rotations_per_second)
+
+    def set_magnet_fault(self, bad: bool) -> None:
+        health = signals.MagnetHealthValue
+        self._state.set_magnet_health(health.MAGNET_RED if bad else health.MAGNET_GREEN)
+
+
+class CANcoderEncoder(AbsoluteEncoder):
+    """A CANcoder on the CAN bus named in the settings."""
+
+    def __init__(self, settings: EncoderSettings, angle_motor: Any = None) -> None:
+        self.settings = settings
+        self.label = settings.label
+        self._alert = FaultAlert(settings.label)
+        self.device = hardware.CANcoder(settings.device.id, can_bus(settings.device.bus_name))
+
+        config = cast(Any, configs.CANcoderConfiguration)()  # untyped in phoenix6
+        magnet = config.magnet_sensor
+        magnet.sensor_direction = (
+            signals.SensorDirectionValue.CLOCKWISE_POSITIVE
+            if settings.inverted
+            else signals.SensorDirectionValue.COUNTER_CLOCKWISE_POSITIVE
+        )
+        magnet.magnet_offset = 0.0
+        magnet.absolute_sensor_discontinuity_point = 1.0
+        apply_config(
+            self.label,
+            "CANcoder configuration",
+            lambda: self.device.configurator.apply(config).is_ok(),
+        )
+
+        self._absolute = self.device.get_absolute_position(False)
+        self._velocity = self.device.get_velocity(False)
+        self._magnet = self.device.get_magnet_health(False)
+        self._signals: list[Any] = [self._absolute, self._velocity, self._magnet]
+        self._sim = CANcoderSim(self.device)
+        self._last_degrees = 0.0
+        self._last_velocity = 0.0
+        self._absolute.wait_for_update(0.1, False)
+        self.refresh()
+        self.get_absolute_degrees()
+        self.get_velocity_dps()
+
+    def status_signals(self) -> Sequence[Any]:
+        return self._signals
+
+    def refresh(self) -> None:
+        BaseStatusSignal.refresh_all(self._signals)
+
+    def _magnet_ok(self) -> bool:
+        magnet = self._magnet
+        return magnet.status is OK and magnet.value_as_double not in _BAD_MAGNET
+
+    def get_absolute_degrees(self) -> float:
+        signal = self._absolute
+        if signal.status is OK and self._magnet_ok():
+            value = signal.value_as_double
+            if value == value:  # not NaN
+                degrees = value * 360.0
+                if not 0.0 <= degrees < 360.0:
+                    degrees %= 360.0
+                self._last_degrees = degrees
+        return self._last_degrees
+
+    def get_velocity_dps(self) -> float:
+        signal = self._velocity
+        if signal.status is OK:
+            value = signal.value_as_double
+            if value == value:
+                self._last_velocity = value * 360.0
+        return self._last_velocity
+
+    def fault(self) -> str | None:
+        text = signal_fault(self._signals)
+        if text is None and self._magnet.value_as_double in _BAD_MAGNET:
+            text = f"bad magnet ({self._magnet.value.name})"
+        self._alert.update(text)
+        return text
+
+    @property
+    def sim(self) -> CANcoderSim:
+        return self._sim

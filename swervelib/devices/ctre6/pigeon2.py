@@ -1,0 +1,91 @@
+"""phoenix6 Pigeon 2.0 IMU.
+
+Yaw is the Pigeon's own (counter-clockwise positive, unwrapped) yaw in degrees; the rate is the
+world-frame z angular velocity in degrees per second. ``ImuSettings.inverted`` negates both. The
+simulation hook writes the bare device's yaw and rate (its own CCW-positive frame).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, cast
+
+from phoenix6 import BaseStatusSignal, configs, hardware
+
+from swervelib.devices.ctre6 import OK, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.interfaces import Imu, ImuSim
+from swervelib.devices.settings import ImuSettings
+
+
+class Pigeon2Sim(SimDisconnect, ImuSim):
+    """Simulation hook of a Pigeon 2.0, in the bare device's frame."""
+
+    def __init__(self, device: Any) -> None:
+        self._state = device.sim_state
+        self._device_type = "P6_Pigeon2Type"
+        self._device_id = device.device_id
+
+    def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
+        state = self._state
+        state.set_raw_yaw(degrees)
+        state.set_angular_velocity_z(rate_dps)
+
+
+class Pigeon2Imu(Imu):
+    """A Pigeon 2.0 on the CAN bus named in the settings."""
+
+    def __init__(self, settings: ImuSettings) -> None:
+        self.settings = settings
+        self.label = settings.label
+        self._alert = FaultAlert(settings.label)
+        self._sign = -1.0 if settings.inverted else 1.0
+        self.device = hardware.Pigeon2(settings.device.id, can_bus(settings.device.bus_name))
+        # fresh: mount pose 0, no trims, compass off (the class is untyped in phoenix6)
+        config = cast(Any, configs.Pigeon2Configuration)()
+        apply_config(
+            self.label,
+            "Pigeon2 configuration",
+            lambda: self.device.configurator.apply(config).is_ok(),
+        )
+        self._yaw = self.device.get_yaw(False)
+        self._rate = self.device.get_angular_velocity_z_world(False)
+        self._signals: list[Any] = [self._yaw, self._rate]
+        self._sim = Pigeon2Sim(self.device)
+        self._last_yaw = 0.0
+        self._last_rate = 0.0
+        self._yaw.wait_for_update(0.1, False)
+        self.refresh()
+        self.get_raw_yaw_degrees()
+        self.get_yaw_rate_dps()
+
+    def status_signals(self) -> Sequence[Any]:
+        return self._signals
+
+    def refresh(self) -> None:
+        BaseStatusSignal.refresh_all(self._signals)
+
+    def get_raw_yaw_degrees(self) -> float:
+        signal = self._yaw
+        if signal.status is OK:
+            value = signal.value_as_double
+            if value == value:  # not NaN
+                self._last_yaw = self._sign * value
+        return self._last_yaw
+
+    def get_yaw_rate_dps(self) -> float:
+        signal = self._rate
+        if signal.status is OK:
+            value = signal.value_as_double
+            if value == value:
+                self._last_rate = self._sign * value
+        return self._last_rate
+
+    def fault(self) -> str | None:
+        text = signal_fault(self._signals)
+        self._alert.update(text)
+        return text
+
+    @property
+    def sim(self) -> Pigeon2Sim:
+        return self._sim

@@ -1,0 +1,264 @@
+"""phoenix6 Talon FX (Kraken X60/X44, Falcon 500) and Talon FXS (NEO, NEO 550, Vortex) motors.
+
+Units: the controller's *mechanism* unit is set with ``SensorToMechanismRatio`` to one module
+rotation (angle motors) or one metre of wheel travel (drive motors). The adapter converts module
+rotations to degrees, so angle readings and set-points are always degrees, never rotations.
+
+Inversion uses phoenix6's own meaning: ``MotorSettings.inverted`` True is
+``InvertedValue.CLOCKWISE_POSITIVE`` (YAGSL 2025+ flips this; we do not). The simulation hook speaks
+the bare motor's frame: ``sim_state.orientation`` stays at its default, so the Talon applies the
+configured inversion itself, as on the robot.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar, cast
+
+import wpilib
+from phoenix6 import BaseStatusSignal, configs, controls, hardware, signals
+from phoenix6.sim import TalonFXSimState
+
+from swervelib.config.catalog import Motor
+from swervelib.devices.ctre6 import OK, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.settings import MotorSettings, Role
+
+# Default closed-loop gains when pidfproperties.json is absent. Units are the controller's: volts
+# per module rotation (angle) and volts per m/s (drive).
+DEFAULT_ANGLE_KP = 50.0
+DEFAULT_DRIVE_KP = 0.1
+# Calls that may happen while the robot runs (seeding, idle mode) block at most 2 x 50 ms.
+RUNTIME_TIMEOUT_S = 0.05
+RUNTIME_ATTEMPTS = 2
+
+_FOC_MOTORS = frozenset({Motor.KRAKEN_X60_FOC, Motor.FALCON500_FOC})
+
+_FXS_ARRANGEMENT = {
+    Motor.NEO: signals.MotorArrangementValue.NEO_JST,
+    Motor.NEO550: signals.MotorArrangementValue.NEO550_JST,
+    Motor.VORTEX: signals.MotorArrangementValue.VORTEX_JST,
+}
+
+
+class TalonSim(SimDisconnect, MotorSim):
+    """Simulation hook of a Talon FX / FXS, in the bare motor's frame."""
+
+    def __init__(self, device: Any, device_type: str) -> None:
+        self._state = device.sim_state
+        self._device_type = device_type
+        self._device_id = device.device_id
+        self._supply_volts = -1.0
+
+    def applied_voltage(self) -> float:
+        return float(self._state.motor_voltage)
+
+    def set_rotor(self, rotations: float, rotations_per_second: float, dt: float) -> None:
+        state = self._state
+        volts = wpilib.RobotController.getBatteryVoltage()
+        if volts != self._supply_volts:  # the sim battery (12 V unless a physics model sags it)
+            self._supply_volts = volts
+            state.set_supply_voltage(volts)
+        state.set_raw_rotor_position(rotations)
+        state.set_rotor_velocity(rotations_per_second)
+
+
+class _PhoenixTalon(SwerveMotor):
+    """What the Talon FX and Talon FXS adapters share."""
+
+    CONTROLLER: ClassVar[str]
+    SIM_DEVICE_TYPE: ClassVar[str]
+
+    @classmethod
+    def _check_controller(cls, settings: MotorSettings) -> None:
+        if settings.motor_type.controller != cls.CONTROLLER:
+            raise ValueError(
+                f"{settings.label}: {cls.__name__} drives a {cls.CONTROLLER}, "
+                f"not a {settings.motor_type.controller}"
+            )
+
+    def __init__(self, settings: MotorSettings, device: Any, config: Any, feedback: Any) -> None:
+        self.settings = settings
+        self.label = settings.label
+        self.motor: Motor = settings.motor_type.motor
+        self.device = device
+        self._alert = FaultAlert(settings.label)
+        angle = settings.role is Role.ANGLE
+        # Mechanism unit -> adapter unit: module rotations -> degrees, or metres -> metres.
+        self._scale = 360.0 if angle else 1.0
+
+        # A complete, fresh configuration: factory defaults for everything not set here, so
+        # nothing stale survives (neither on the robot nor in ./ctre_sim/).
+        self._config = config
+        output = config.motor_output
+        output.inverted = (
+            signals.InvertedValue.CLOCKWISE_POSITIVE
+            if settings.inverted
+            else signals.InvertedValue.COUNTER_CLOCKWISE_POSITIVE
+        )
+        output.neutral_mode = (
+            signals.NeutralModeValue.BRAKE if settings.brake else signals.NeutralModeValue.COAST
+        )
+        limits = config.current_limits
+        limits.supply_current_limit = settings.current_limit_a
+        limits.supply_current_lower_limit = settings.current_limit_a
+        limits.supply_current_limit_enable = True
+        ramps = config.closed_loop_ramps
+        ramps.voltage_closed_loop_ramp_period = settings.ramp_rate_s
+        ramps.duty_cycle_closed_loop_ramp_period = settings.ramp_rate_s
+        volts = settings.optimal_voltage if settings.optimal_voltage > 0 else 12.0
+        config.voltage.peak_forward_voltage = volts
+        config.voltage.peak_reverse_voltage = -volts
+        feedback.sensor_to_mechanism_ratio = settings.gear_ratio
+        config.closed_loop_general.continuous_wrap = angle
+        slot = config.slot0
+        if settings.pidf is not None:
+            slot.k_p = settings.pidf.p
+            slot.k_i = settings.pidf.i
+            slot.k_d = settings.pidf.d
+            slot.k_s = settings.pidf.f
+        elif angle:
+            slot.k_p = DEFAULT_ANGLE_KP
+        else:
+            # kP only: the drive passes the velocity feedforward (kV·v) in volts with each command.
+            slot.k_p = DEFAULT_DRIVE_KP
+        apply_config(
+            self.label,
+            "phoenix6 configuration",
+            lambda: device.configurator.apply(config).is_ok(),
+        )
+
+        self._position = device.get_position(False)
+        self._velocity = device.get_velocity(False)
+        self._signals: list[Any] = [self._position, self._velocity]
+
+        # Control requests, allocated once and mutated per call.
+        foc = self.motor in _FOC_MOTORS and self.CONTROLLER == "talonfx"
+        self._voltage_request = controls.VoltageOut(0.0, enable_foc=foc)
+        self._velocity_request = controls.VelocityVoltage(0.0, enable_foc=foc, slot=0)
+        self._position_request = controls.PositionVoltage(0.0, enable_foc=foc, slot=0)
+
+        self._sim = TalonSim(device, self.SIM_DEVICE_TYPE)
+        self._last_position = 0.0
+        self._last_velocity = 0.0
+        self._position.wait_for_update(0.1, False)
+        self.refresh()
+        self.get_position()
+        self.get_velocity()
+
+    # -- readings ---------------------------------------------------------------------------
+    def status_signals(self) -> Sequence[Any]:
+        return self._signals
+
+    def refresh(self) -> None:
+        BaseStatusSignal.refresh_all(self._signals)
+
+    def get_position(self) -> float:
+        signal = self._position
+        if signal.status is OK:
+            value = signal.value_as_double
+            if value == value:  # not NaN
+                self._last_position = value * self._scale
+        return self._last_position
+
+    def get_velocity(self) -> float:
+        signal = self._velocity
+        if signal.status is OK:
+            value = signal.value_as_double
+            if value == value:
+                self._last_velocity = value * self._scale
+        return self._last_velocity
+
+    def fault(self) -> str | None:
+        text = signal_fault(self._signals)
+        self._alert.update(text)
+        return text
+
+    # -- outputs ----------------------------------------------------------------------------
+    def set_voltage(self, volts: float) -> None:
+        request = self._voltage_request
+        request.output = volts
+        self.device.set_control(request)
+
+    def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
+        request = self._velocity_request
+        request.velocity = units_per_second / self._scale
+        request.feed_forward = feedforward_volts
+        self.device.set_control(request)
+
+    def set_angle(self, degrees: float) -> None:
+        request = self._position_request
+        request.position = degrees / self._scale
+        self.device.set_control(request)
+
+    def set_position(self, value: float) -> None:
+        """Seed the Talon's position; readings show it from the next status frame (~10 ms)."""
+        rotations = value / self._scale
+        apply_config(
+            self.label,
+            "sensor position",
+            lambda: self.device.set_position(rotations, RUNTIME_TIMEOUT_S).is_ok(),
+            attempts=RUNTIME_ATTEMPTS,
+        )
+
+    def set_brake(self, brake: bool) -> None:
+        output = self._config.motor_output
+        output.neutral_mode = (
+            signals.NeutralModeValue.BRAKE if brake else signals.NeutralModeValue.COAST
+        )
+        apply_config(
+            self.label,
+            "neutral mode",
+            lambda: self.device.configurator.apply(output, RUNTIME_TIMEOUT_S).is_ok(),
+            attempts=RUNTIME_ATTEMPTS,
+        )
+
+    @property
+    def sim(self) -> TalonSim:
+        return self._sim
+
+
+class TalonFXMotor(_PhoenixTalon):
+    """A Talon FX (Kraken X60, Kraken X44, Falcon 500; FOC variants use FOC commutation)."""
+
+    CONTROLLER = "talonfx"
+    SIM_DEVICE_TYPE = "P6_TalonFXType"
+
+    def __init__(self, settings: MotorSettings) -> None:
+        self._check_controller(settings)
+        device = hardware.TalonFX(settings.device.id, can_bus(settings.device.bus_name))
+        config = cast(Any, configs.TalonFXConfiguration)()  # untyped in phoenix6
+        super().__init__(settings, device, config, config.feedback)
+        # The simulator models a Kraken X60 or X44; a Falcon 500 is closest to the X60.
+        self.sim_motor_type = (
+            TalonFXSimState.MotorType.KRAKEN_X44
+            if self.motor is Motor.KRAKEN_X44
+            else TalonFXSimState.MotorType.KRAKEN_X60
+        )
+        if wpilib.RobotBase.isSimulation():
+            device.sim_state.set_motor_type(self.sim_motor_type)
+
+
+class TalonFXSMotor(_PhoenixTalon):
+    """A Talon FXS commutating a brushless NEO, NEO 550 or Vortex (JST hall connector)."""
+
+    CONTROLLER = "talonfxs"
+    SIM_DEVICE_TYPE = "P6_TalonFXSType"
+
+    def __init__(self, settings: MotorSettings) -> None:
+        self._check_controller(settings)
+        arrangement = _FXS_ARRANGEMENT.get(settings.motor_type.motor)
+        if arrangement is None:
+            raise ValueError(
+                f"{settings.label}: a Talon FXS cannot drive a {settings.motor_type.motor.value}"
+            )
+        self.motor_arrangement = arrangement
+        device = hardware.TalonFXS(settings.device.id, can_bus(settings.device.bus_name))
+        config = cast(Any, configs.TalonFXSConfiguration)()
+        config.commutation.motor_arrangement = arrangement
+        # Feedback from the motor's own hall sensor through the commutation connector (default).
+        config.external_feedback.external_feedback_sensor_source = (
+            signals.ExternalFeedbackSensorSourceValue.COMMUTATION
+        )
+        super().__init__(settings, device, config, config.external_feedback)

@@ -1,0 +1,759 @@
+"""phoenix6 adapters (TalonFX / TalonFXS / CANcoder / Pigeon2) through CTRE's own simulator.
+
+phoenix6 status signals update on the wall clock (about every 10 ms), so every check waits for
+fresh data with :func:`eventually` (refresh, test, sleep 5 ms; up to a timeout) instead of racing.
+The sim clock runs in real time under plain pytest, so the phoenix6 AutoFeedEnable notifier keeps
+the outputs enabled while the DS is enabled.
+
+CAN ids are handed out from the top (see ``next_id``), one per device, so no two tests share a
+simulated device. Disconnects use phoenix6's sim_destroy, which cannot be undone in the process:
+recovery from "not answering" cannot be simulated (the CANcoder's magnet fault shows the clear path).
+Outputs: a simulated Talon recomputes its output only when its rotor state is written, so checks of
+applied voltage run a little robot loop (command, then physics write) while they wait.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import time
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any, cast
+
+import ntcore
+import pytest
+import wpilib
+import wpilib.simulation
+from phoenix6 import BaseStatusSignal, StatusCode, configs, hardware, signals
+from phoenix6.sim import TalonFXSimState
+
+from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES, Motor
+from swervelib.config.model import PIDF, DeviceConfig
+from swervelib.devices import registry
+from swervelib.devices.ctre6.batch import SignalBatch, group_by_bus, refresh_all, refresh_signals
+from swervelib.devices.ctre6.cancoder import CANcoderEncoder
+from swervelib.devices.ctre6.pigeon2 import Pigeon2Imu
+from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
+from swervelib.devices.faults import ALERT_GROUP
+from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
+
+FX_TYPES = (
+    "talonfx",
+    "krakenx60",
+    "krakenx60foc",
+    "krakenx44",
+    "falcon",
+    "falcon500",
+    "falcon500foc",
+)
+FXS_TYPES = ("talonfxs_neo", "talonfxs_neo550", "talonfxs_vortex")
+MOTOR_TYPE_STRINGS = FX_TYPES + FXS_TYPES
+
+ANGLE_RATIO = 150.0 / 7.0  # motor rotations per module rotation
+ANGLE_DEG_PER_ROT = 360.0 / ANGLE_RATIO
+DRIVE_M_PER_ROT = math.pi * 0.1016 / 6.75  # 4 in wheel, L2 ratio
+POSITION_TOL_DEG = 0.2  # phoenix6 quantises mechanism position to 1/4096 rotation (0.088 deg)
+
+# CAN ids: Talon FX and Talon FXS share one id space (in the phoenix6 sim a TalonFXS on a TalonFX's
+# id talks to the TalonFX), CANcoders and Pigeon2s have their own. Devices a test disconnects are
+# destroyed for the rest of the process, so they get the top ids (62, 61), everything else counts
+# down from 60 and no id is used twice.
+_IDS = {kind: itertools.count(60, -1) for kind in ("talon", "cancoder", "pigeon2")}
+_DEAD_IDS = {kind: iter((62, 61)) for kind in ("talon", "cancoder", "pigeon2")}
+
+
+def next_id(kind: str, *, dead: bool = False) -> int:
+    kind = "talon" if kind.startswith("talonfx") else kind
+    can_id = next(_DEAD_IDS[kind] if dead else _IDS[kind])
+    assert can_id >= 0, f"out of CAN ids for {kind}"
+    return can_id
+
+
+def new_config(name: str) -> Any:
+    """A fresh phoenix6 configuration object (its classes are untyped)."""
+    return cast(Any, getattr(configs, name))()
+
+
+def motor_settings(
+    type_name: str,
+    role: Role,
+    inverted: bool,
+    *,
+    canbus: str | None = None,
+    pidf: PIDF | None = None,
+    ramp: float = 0.1,
+    can_id: int | None = None,
+    dead: bool = False,
+) -> MotorSettings:
+    motor_type = MOTOR_TYPES[type_name]
+    if can_id is None:
+        can_id = next_id(motor_type.controller, dead=dead)
+    return MotorSettings(
+        label=f"test {type_name} {role.value} {can_id}",
+        role=role,
+        device=DeviceConfig(type_name, can_id, canbus),
+        motor_type=motor_type,
+        inverted=inverted,
+        brake=role is Role.DRIVE,
+        current_limit_a=40.0 if role is Role.DRIVE else 20.0,
+        ramp_rate_s=ramp,
+        units_per_rotation=ANGLE_DEG_PER_ROT if role is Role.ANGLE else DRIVE_M_PER_ROT,
+        optimal_voltage=12.0,
+        pidf=pidf,
+    )
+
+
+def build_motor(settings: MotorSettings) -> TalonFXMotor | TalonFXSMotor:
+    cls = TalonFXSMotor if settings.motor_type.controller == "talonfxs" else TalonFXMotor
+    return cls(settings)
+
+
+def encoder_settings(
+    inverted: bool, canbus: str | None = None, *, dead: bool = False
+) -> EncoderSettings:
+    can_id = next_id("cancoder", dead=dead)
+    return EncoderSettings(
+        label=f"test cancoder {can_id}",
+        device=DeviceConfig("cancoder", can_id, canbus),
+        encoder_type=ENCODER_TYPES["cancoder"],
+        inverted=inverted,
+    )
+
+
+def imu_settings(inverted: bool, canbus: str | None = None, *, dead: bool = False) -> ImuSettings:
+    can_id = next_id("pigeon2", dead=dead)
+    return ImuSettings(
+        label=f"test pigeon2 {can_id}",
+        device=DeviceConfig("pigeon2", can_id, canbus),
+        imu_type=IMU_TYPES["pigeon2"],
+        inverted=inverted,
+    )
+
+
+def eventually(
+    check: Callable[[], bool],
+    devices: Sequence[Any],
+    timeout: float = 1.5,
+    tick: Callable[[], None] | None = None,
+) -> bool:
+    """Refresh the devices' signals until ``check()`` holds (True) or ``timeout`` s pass (False).
+
+    ``tick`` runs before every refresh, like a physics step: a simulated Talon only recomputes its
+    closed loop when its rotor state is written.
+    """
+    sigs = [signal for device in devices for signal in device.status_signals()]
+    deadline = time.monotonic() + timeout
+    while True:
+        if tick is not None:
+            tick()
+        refresh_signals(sigs)
+        if check():
+            return True
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.005)
+
+
+def settle(devices: Sequence[Any]) -> None:
+    """Wait long enough for two fresh status frames (~10 ms each), then refresh."""
+    time.sleep(0.03)
+    refresh_signals([signal for device in devices for signal in device.status_signals()])
+
+
+def close(a: float, b: float, tol: float) -> bool:
+    return abs(a - b) <= tol
+
+
+def active_errors() -> list[str]:
+    wpilib.SmartDashboard.updateValues()
+    table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard")
+    return list(table.getSubTable(ALERT_GROUP).getEntry("errors").getStringArray([]))
+
+
+@pytest.fixture
+def enabled() -> Iterator[None]:
+    """DS enabled (teleop), with the sim clock running so phoenix6's AutoFeedEnable feeds."""
+    paused = wpilib.simulation.isTimingPaused()
+    if paused:
+        wpilib.simulation.resumeTiming()
+    wpilib.simulation.DriverStationSim.setDsAttached(True)
+    wpilib.simulation.DriverStationSim.setAutonomous(False)
+    wpilib.simulation.DriverStationSim.setEnabled(True)
+    wpilib.simulation.DriverStationSim.notifyNewData()
+    yield
+    wpilib.simulation.DriverStationSim.setEnabled(False)
+    wpilib.simulation.DriverStationSim.notifyNewData()
+    if paused:
+        wpilib.simulation.pauseTiming()
+
+
+def stale_config(settings: MotorSettings) -> None:
+    """What ctre_sim/ (or a used Talon) may still hold: the opposite inversion, a 2:1 ratio,
+    a kA gain, a soft limit."""
+    fxs = settings.motor_type.controller == "talonfxs"
+    device = (hardware.TalonFXS if fxs else hardware.TalonFX)(settings.device.id)
+    stale = new_config("TalonFXSConfiguration" if fxs else "TalonFXConfiguration")
+    stale.motor_output.inverted = (
+        signals.InvertedValue.COUNTER_CLOCKWISE_POSITIVE
+        if settings.inverted
+        else signals.InvertedValue.CLOCKWISE_POSITIVE
+    )
+    (stale.external_feedback if fxs else stale.feedback).sensor_to_mechanism_ratio = 2.0
+    stale.slot0.k_a = 4.0
+    stale.slot0.k_i = 3.0
+    stale.software_limit_switch.forward_soft_limit_enable = True
+    assert device.configurator.apply(stale).is_ok()
+
+
+def build_over_stale(settings: MotorSettings) -> TalonFXMotor | TalonFXSMotor:
+    stale_config(settings)
+    return build_motor(settings)
+
+
+class Module:
+    """Four motors of one type: angle and drive, each with the flag False and True; each built
+    on a Talon that still holds a stale configuration."""
+
+    def __init__(self, type_name: str) -> None:
+        self.type_name = type_name
+        self.angle = {
+            inv: build_over_stale(motor_settings(type_name, Role.ANGLE, inv))
+            for inv in (False, True)
+        }
+        self.drive = {
+            inv: build_over_stale(motor_settings(type_name, Role.DRIVE, inv))
+            for inv in (False, True)
+        }
+        self.all = [*self.angle.values(), *self.drive.values()]
+        self.rotor = dict.fromkeys(self.all, 0.0)
+        self.rps = dict.fromkeys(self.all, 0.0)
+
+    def turn(self, motor: Any, rotor: float, rps: float = 0.0) -> None:
+        """Move the bare rotor (physical frame) to ``rotor`` rotations."""
+        self.rotor[motor] = rotor
+        self.rps[motor] = rps
+        motor.sim.set_rotor(rotor, rps, 0.02)
+
+    def feed(self) -> None:
+        """One physics step: write every rotor's state again (it does not move by itself)."""
+        for motor in self.all:
+            motor.sim.set_rotor(self.rotor[motor], self.rps[motor], 0.02)
+
+
+@pytest.fixture(scope="module", params=MOTOR_TYPE_STRINGS)
+def module(request: pytest.FixtureRequest) -> Module:
+    return Module(request.param)
+
+
+# --------------------------------------------------------------------------------------------
+# Motors
+# --------------------------------------------------------------------------------------------
+
+
+def test_motor_model_and_registry(module: Module) -> None:
+    entry = MOTOR_TYPES[module.type_name]
+    expected_cls = TalonFXSMotor if entry.controller == "talonfxs" else TalonFXMotor
+    assert registry.motor_adapter(module.type_name) is expected_cls
+    for motor in module.all:
+        assert type(motor) is expected_cls
+        assert motor.motor is entry.motor
+    motor = module.angle[False]
+    if isinstance(motor, TalonFXSMotor):
+        expected = {
+            Motor.NEO: signals.ConnectedMotorValue.NEO_JST,
+            Motor.NEO550: signals.ConnectedMotorValue.NEO550_JST,
+            Motor.VORTEX: signals.ConnectedMotorValue.VORTEX_JST,
+        }[entry.motor]
+        connected = motor.device.get_connected_motor()
+        assert connected.wait_for_update(0.5).value is expected  # reported by the device
+    else:
+        expected_sim = (
+            TalonFXSimState.MotorType.KRAKEN_X44
+            if entry.motor is Motor.KRAKEN_X44
+            else TalonFXSimState.MotorType.KRAKEN_X60
+        )
+        assert motor.sim_motor_type is expected_sim
+        assert motor._voltage_request.enable_foc is (
+            entry.motor in (Motor.KRAKEN_X60_FOC, Motor.FALCON500_FOC)
+        )
+
+
+def test_wrong_controller_is_refused() -> None:
+    with pytest.raises(ValueError, match="talonfxs"):
+        TalonFXMotor(motor_settings("talonfxs_neo", Role.ANGLE, False, can_id=0))
+    with pytest.raises(ValueError, match="talonfx"):
+        TalonFXSMotor(motor_settings("krakenx60", Role.ANGLE, False, can_id=0))
+
+
+def test_angle_reading_direction_and_degrees(module: Module) -> None:
+    """(a)+(c): CCW module rotation raises the reading with the right flag, lowers it with the wrong
+    one; readings are degrees of module rotation (never rotations), velocity in deg/s."""
+    correct, wrong = module.angle[False], module.angle[True]
+    # Hardware A: the bare motor turns its positive way when the module turns CCW -> flag False.
+    before = {m: m.get_position() for m in (correct, wrong)}
+    quarter = ANGLE_RATIO / 4  # rotor turns for a quarter module turn CCW
+    rps = ANGLE_RATIO * 0.5  # half a module turn per second
+    for m in (correct, wrong):
+        module.turn(m, module.rotor[m] + quarter, rps)
+    assert eventually(
+        lambda: (
+            close(correct.get_position(), before[correct] + 90.0, POSITION_TOL_DEG)
+            and close(wrong.get_position(), before[wrong] - 90.0, POSITION_TOL_DEG)
+            and close(correct.get_velocity(), 180.0, 1.5)
+            and close(wrong.get_velocity(), -180.0, 1.5)
+        ),
+        module.all,
+    ), (correct.get_position(), wrong.get_position(), correct.get_velocity(), wrong.get_velocity())
+    assert correct.get_position() > before[correct]
+    assert wrong.get_position() < before[wrong]
+
+    # Hardware B: the motor is mounted the other way (CCW module = negative rotor): now the motor
+    # with flag True is the correct one and reads increasing degrees, flag False decreases.
+    before = {m: m.get_position() for m in (correct, wrong)}
+    for m in (correct, wrong):
+        module.turn(m, module.rotor[m] - quarter / 2, -rps)
+    assert eventually(
+        lambda: (
+            close(wrong.get_position(), before[wrong] + 45.0, POSITION_TOL_DEG)
+            and close(correct.get_position(), before[correct] - 45.0, POSITION_TOL_DEG)
+        ),
+        module.all,
+    ), (correct.get_position(), wrong.get_position())
+    assert wrong.get_velocity() == pytest.approx(180.0, abs=1.5)
+    for m in (correct, wrong):
+        module.turn(m, module.rotor[m], 0.0)
+
+
+def test_drive_reading_direction_and_metres(module: Module) -> None:
+    correct, wrong = module.drive[False], module.drive[True]
+    before = {m: m.get_position() for m in (correct, wrong)}
+    for m in (correct, wrong):
+        module.turn(m, module.rotor[m] + 10.0, 20.0)  # 10 rotor turns, 20 rps
+    metres = 10.0 * DRIVE_M_PER_ROT
+    assert eventually(
+        lambda: (
+            close(correct.get_position(), before[correct] + metres, 1e-3)
+            and close(wrong.get_position(), before[wrong] - metres, 1e-3)
+            and close(correct.get_velocity(), 20.0 * DRIVE_M_PER_ROT, 1e-2)
+            and close(wrong.get_velocity(), -20.0 * DRIVE_M_PER_ROT, 1e-2)
+        ),
+        module.all,
+    ), (correct.get_position(), wrong.get_position(), correct.get_velocity())
+    for m in (correct, wrong):
+        module.turn(m, module.rotor[m], 0.0)
+
+
+def test_set_position_seeds_relative_encoder(module: Module) -> None:
+    """(e): set_position takes degrees (angle) / metres (drive) and later motion adds to it."""
+    angle, angle_inv = module.angle[False], module.angle[True]
+    drive = module.drive[False]
+    angle.set_position(45.0)
+    angle_inv.set_position(-30.0)
+    drive.set_position(1.5)
+    assert eventually(
+        lambda: (
+            close(angle.get_position(), 45.0, POSITION_TOL_DEG)
+            and close(angle_inv.get_position(), -30.0, POSITION_TOL_DEG)
+            and close(drive.get_position(), 1.5, 1e-3)
+        ),
+        module.all,
+    ), (angle.get_position(), angle_inv.get_position(), drive.get_position())
+    for m in (angle, angle_inv):
+        module.turn(m, module.rotor[m] + ANGLE_RATIO / 8)  # 45 degrees of module CCW
+    assert eventually(
+        lambda: (
+            close(angle.get_position(), 90.0, POSITION_TOL_DEG)
+            and close(angle_inv.get_position(), -75.0, POSITION_TOL_DEG)
+        ),
+        module.all,
+    ), (angle.get_position(), angle_inv.get_position())
+
+
+def test_applied_voltage_follows_flag(module: Module, enabled: None) -> None:
+    """(b): positive output turns the bare motor positive with flag False, negative with True."""
+    motors = module.all
+    free_rps = 6.0 / 12.0 * 100.0  # rotor speed that matches 6 V (keeps the current low)
+    try:
+        for m in motors:
+            sign = -1.0 if m.settings.inverted else 1.0
+            module.turn(m, module.rotor[m], sign * free_rps)  # feed rotor velocity
+
+        def loop() -> None:  # a robot loop: command every period, then a physics step
+            for m in motors:
+                m.set_voltage(6.0)
+            module.feed()
+
+        assert eventually(
+            lambda: all(
+                close(m.sim.applied_voltage(), -6.0 if m.settings.inverted else 6.0, 0.3)
+                for m in motors
+            ),
+            motors,
+            tick=loop,
+        ), [m.sim.applied_voltage() for m in motors]
+    finally:
+        for m in motors:
+            m.set_voltage(0.0)
+            module.turn(m, module.rotor[m], 0.0)
+
+
+def test_closed_loop_angle_wraps_in_degrees(module: Module, enabled: None) -> None:
+    """set_angle takes degrees and wraps continuously: 10 deg ahead -> +kP*10/360, and a target
+    350 deg away is reached the short way (negative output)."""
+    motors = list(module.angle.values())
+    expected_volts = 50.0 * 10.0 / 360.0  # default kP 50 V per module rotation
+    settle(motors)
+    try:
+        for target_offset, sign in ((10.0, 1.0), (350.0, -1.0)):
+            targets = {m: m.get_position() + target_offset for m in motors}
+
+            def loop(targets: dict[Any, float] = targets) -> None:
+                for m in motors:
+                    m.set_angle(targets[m])
+                module.feed()
+
+            def output_ok(sign: float = sign) -> bool:
+                return all(
+                    close(
+                        m.sim.applied_voltage(),
+                        sign * expected_volts * (-1.0 if m.settings.inverted else 1.0),
+                        0.15,
+                    )
+                    for m in motors
+                )
+
+            assert eventually(output_ok, motors, tick=loop), [
+                m.sim.applied_voltage() for m in motors
+            ]
+    finally:
+        for m in motors:
+            m.set_voltage(0.0)
+
+
+def test_closed_loop_velocity_adds_feedforward_volts(module: Module, enabled: None) -> None:
+    motors = list(module.drive.values())
+    try:
+        for m in motors:
+            module.turn(m, module.rotor[m], 0.0)
+
+        def loop() -> None:
+            for m in motors:
+                m.set_velocity(0.0, 3.0)  # no speed error: the output is the feedforward alone
+            module.feed()
+
+        assert eventually(
+            lambda: all(
+                close(m.sim.applied_voltage(), -3.0 if m.settings.inverted else 3.0, 0.15)
+                for m in motors
+            ),
+            motors,
+            tick=loop,
+        ), [m.sim.applied_voltage() for m in motors]
+    finally:
+        for m in motors:
+            m.set_voltage(0.0)
+
+
+def read_config(motor: Any) -> Any:
+    fxs = isinstance(motor, TalonFXSMotor)
+    read = new_config("TalonFXSConfiguration" if fxs else "TalonFXConfiguration")
+    assert motor.device.configurator.refresh(read).is_ok()
+    return read
+
+
+def test_fresh_config_and_default_gains(module: Module) -> None:
+    """The complete fresh configuration replaced the stale one (ctre_sim/ persistence)."""
+    for motor in module.all:
+        read = read_config(motor)
+        fxs = isinstance(motor, TalonFXSMotor)
+        feedback = read.external_feedback if fxs else read.feedback
+        assert feedback.sensor_to_mechanism_ratio == pytest.approx(motor.settings.gear_ratio, 1e-4)
+        assert read.motor_output.inverted == (
+            signals.InvertedValue.CLOCKWISE_POSITIVE
+            if motor.settings.inverted
+            else signals.InvertedValue.COUNTER_CLOCKWISE_POSITIVE
+        )
+        assert read.current_limits.supply_current_limit == pytest.approx(
+            motor.settings.current_limit_a
+        )
+        assert read.current_limits.supply_current_limit_enable
+        assert read.closed_loop_ramps.voltage_closed_loop_ramp_period == pytest.approx(0.1)
+        assert not read.software_limit_switch.forward_soft_limit_enable
+        assert (read.slot0.k_i, read.slot0.k_a) == (0.0, 0.0)
+        if motor.settings.role is Role.ANGLE:
+            assert read.motor_output.neutral_mode == signals.NeutralModeValue.COAST
+            assert read.closed_loop_general.continuous_wrap
+            assert read.slot0.k_p == pytest.approx(50.0, abs=1e-3)
+        else:
+            assert read.motor_output.neutral_mode == signals.NeutralModeValue.BRAKE
+            assert not read.closed_loop_general.continuous_wrap
+            assert read.slot0.k_p == pytest.approx(0.1, abs=1e-3)
+            assert read.slot0.k_v == 0.0  # the drive sends kV·v as the feedforward
+    # set_brake changes only the neutral mode
+    drive = module.drive[True]
+    drive.set_brake(False)
+    read = read_config(drive)
+    assert read.motor_output.neutral_mode == signals.NeutralModeValue.COAST
+    assert read.motor_output.inverted == signals.InvertedValue.CLOCKWISE_POSITIVE
+    drive.set_brake(True)
+    assert read_config(drive).motor_output.neutral_mode == signals.NeutralModeValue.BRAKE
+
+
+@pytest.mark.parametrize("type_name", ["krakenx60", "talonfxs_neo"])
+def test_motor_not_answering_fault(type_name: str) -> None:
+    """(d): a dead controller -> fault() text + WPILib Alert; getters keep the last good value.
+
+    One type per controller class: the fault path does not depend on the motor fitted, and every
+    disconnect permanently uses up a simulated CAN id."""
+    motor = build_motor(motor_settings(type_name, Role.ANGLE, False, dead=True))
+    motor.sim.set_rotor(ANGLE_RATIO / 4, 0.0, 0.02)
+    assert eventually(lambda: close(motor.get_position(), 90.0, POSITION_TOL_DEG), [motor])
+    assert motor.fault() is None
+    assert not any(motor.label in text for text in active_errors())
+
+    motor.sim.set_connected(False)  # phoenix6 sim_destroy: the device stops sending frames
+    assert eventually(lambda: motor.fault() is not None, [motor])
+    text = motor.fault()
+    assert text is not None and "not answering" in text
+    assert any(text in error and motor.label in error for error in active_errors())
+    assert motor.get_position() == pytest.approx(90.0, abs=POSITION_TOL_DEG)  # last good value
+    assert not math.isnan(motor.get_velocity())
+    with pytest.raises(NotImplementedError):
+        motor.sim.set_connected(True)
+
+
+# --------------------------------------------------------------------------------------------
+# CANcoder
+# --------------------------------------------------------------------------------------------
+
+
+def test_cancoder_direction_units_and_wrap() -> None:
+    assert registry.encoder_adapter("cancoder") is CANcoderEncoder
+    correct = CANcoderEncoder(encoder_settings(False), None)
+    wrong = CANcoderEncoder(encoder_settings(True), None)
+    both = [correct, wrong]
+    for enc in both:
+        enc.sim.set_raw(0.1, 0.0)
+    assert eventually(
+        lambda: (
+            close(correct.get_absolute_degrees(), 36.0, 0.2)
+            and close(wrong.get_absolute_degrees(), 324.0, 0.2)
+        ),
+        both,
+    ), (correct.get_absolute_degrees(), wrong.get_absolute_degrees())
+    # Turn the module CCW by 36 degrees (bare sensor +0.1 rotation).
+    for enc in both:
+        enc.sim.set_raw(0.2, 0.5)
+    assert eventually(
+        lambda: (
+            close(correct.get_absolute_degrees(), 72.0, 0.2)
+            and close(wrong.get_absolute_degrees(), 288.0, 0.2)
+            and close(correct.get_velocity_dps(), 180.0, 0.5)
+            and close(wrong.get_velocity_dps(), -180.0, 0.5)
+        ),
+        both,
+    ), (correct.get_absolute_degrees(), wrong.get_absolute_degrees(), correct.get_velocity_dps())
+    assert correct.get_absolute_degrees() > 36.0  # increases with the right flag
+    assert wrong.get_absolute_degrees() < 324.0  # decreases with the wrong flag
+    # [0, 360): past a full turn, and below zero
+    for enc, raw in ((correct, 1.25), (wrong, 1.25)):
+        enc.sim.set_raw(raw, 0.0)
+    assert eventually(
+        lambda: (
+            close(correct.get_absolute_degrees(), 90.0, 0.2)
+            and close(wrong.get_absolute_degrees(), 270.0, 0.2)
+        ),
+        both,
+    ), (correct.get_absolute_degrees(), wrong.get_absolute_degrees())
+    for enc in both:
+        enc.sim.set_raw(-0.25 + 1e-3, 0.0)
+    assert eventually(
+        lambda: (
+            close(correct.get_absolute_degrees(), 270.36, 0.2)
+            and close(wrong.get_absolute_degrees(), 89.64, 0.2)
+        ),
+        both,
+    ), (correct.get_absolute_degrees(), wrong.get_absolute_degrees())
+    for enc in both:
+        assert 0.0 <= enc.get_absolute_degrees() < 360.0
+        assert enc.fault() is None
+
+
+def test_cancoder_fresh_config_replaces_stale() -> None:
+    settings = encoder_settings(False)
+    stale_device = hardware.CANcoder(settings.device.id)
+    stale = new_config("CANcoderConfiguration")
+    stale.magnet_sensor.magnet_offset = 0.3
+    stale.magnet_sensor.sensor_direction = signals.SensorDirectionValue.CLOCKWISE_POSITIVE
+    stale.magnet_sensor.absolute_sensor_discontinuity_point = 0.5
+    assert stale_device.configurator.apply(stale).is_ok()
+    enc = CANcoderEncoder(settings, None)
+    read = new_config("CANcoderConfiguration")
+    assert enc.device.configurator.refresh(read).is_ok()
+    assert read.magnet_sensor.magnet_offset == 0.0
+    assert read.magnet_sensor.sensor_direction == (
+        signals.SensorDirectionValue.COUNTER_CLOCKWISE_POSITIVE
+    )
+    assert read.magnet_sensor.absolute_sensor_discontinuity_point == pytest.approx(1.0)
+    enc.sim.set_raw(0.7, 0.0)
+    assert eventually(lambda: close(enc.get_absolute_degrees(), 252.0, 0.2), [enc])
+
+
+def test_cancoder_magnet_and_disconnect_faults() -> None:
+    enc = CANcoderEncoder(encoder_settings(False, dead=True), None)
+    enc.sim.set_raw(0.25, 0.0)
+    assert eventually(lambda: close(enc.get_absolute_degrees(), 90.0, 0.2), [enc])
+    assert enc.fault() is None
+
+    enc.sim.set_magnet_fault(True)
+    assert eventually(lambda: enc.fault() is not None, [enc])
+    assert "magnet" in (enc.fault() or "")
+    assert any(enc.label in error and "magnet" in error for error in active_errors())
+    enc.sim.set_raw(0.5, 0.0)  # garbage while the magnet is bad: keep the last good angle
+    raw_signal = enc.status_signals()[0]  # the absolute position signal itself
+    assert eventually(lambda: close(raw_signal.value_as_double, 0.5, 1e-3), [enc])
+    assert enc.get_absolute_degrees() == pytest.approx(90.0, abs=0.2)
+
+    enc.sim.set_magnet_fault(False)  # recovers
+    assert eventually(
+        lambda: enc.fault() is None and close(enc.get_absolute_degrees(), 180.0, 0.2), [enc]
+    ), (enc.fault(), enc.get_absolute_degrees())
+    assert not any(enc.label in error for error in active_errors())
+
+    enc.sim.set_connected(False)
+    assert eventually(lambda: enc.fault() is not None, [enc])
+    assert "not answering" in (enc.fault() or "")
+    assert any(enc.label in error and "not answering" in error for error in active_errors())
+    assert enc.get_absolute_degrees() == pytest.approx(180.0, abs=0.2)
+    with pytest.raises(NotImplementedError):
+        enc.sim.set_connected(True)
+
+
+# --------------------------------------------------------------------------------------------
+# Pigeon2
+# --------------------------------------------------------------------------------------------
+
+
+def test_pigeon2_direction_rate_and_unwrapped() -> None:
+    assert registry.imu_adapter("pigeon2") is Pigeon2Imu
+    correct = Pigeon2Imu(imu_settings(False))
+    wrong = Pigeon2Imu(imu_settings(True))
+    both = [correct, wrong]
+    for imu in both:
+        imu.sim.set_raw_yaw(10.0, 0.0)
+    assert eventually(
+        lambda: (
+            close(correct.get_raw_yaw_degrees(), 10.0, 0.05)
+            and close(wrong.get_raw_yaw_degrees(), -10.0, 0.05)
+        ),
+        both,
+    ), (correct.get_raw_yaw_degrees(), wrong.get_raw_yaw_degrees())
+    for imu in both:  # robot turns CCW
+        imu.sim.set_raw_yaw(40.0, 25.0)
+    assert eventually(
+        lambda: (
+            close(correct.get_raw_yaw_degrees(), 40.0, 0.05)
+            and close(wrong.get_raw_yaw_degrees(), -40.0, 0.05)
+            and close(correct.get_yaw_rate_dps(), 25.0, 0.01)
+            and close(wrong.get_yaw_rate_dps(), -25.0, 0.01)
+        ),
+        both,
+    ), (correct.get_raw_yaw_degrees(), wrong.get_raw_yaw_degrees(), wrong.get_yaw_rate_dps())
+    # More than a full turn, in steps under 180 degrees (the sim integrates raw-yaw deltas the
+    # short way round, as a physics model writing every 20 ms would): not wrapped.
+    for yaw in (150.0, 260.0, 400.0):
+        for imu in both:
+            imu.sim.set_raw_yaw(yaw, 0.0)
+
+        def reached(yaw: float = yaw) -> bool:
+            return close(correct.get_raw_yaw_degrees(), yaw, 0.1) and close(
+                wrong.get_raw_yaw_degrees(), -yaw, 0.1
+            )
+
+        assert eventually(reached, both), (yaw, correct.get_raw_yaw_degrees())
+    for imu in both:
+        assert imu.fault() is None
+
+
+def test_pigeon2_fresh_config_replaces_stale() -> None:
+    settings = imu_settings(False)
+    stale_device = hardware.Pigeon2(settings.device.id)
+    stale = new_config("Pigeon2Configuration")
+    stale.mount_pose.mount_pose_yaw = 90.0
+    assert stale_device.configurator.apply(stale).is_ok()
+    imu = Pigeon2Imu(settings)
+    read = new_config("Pigeon2Configuration")
+    assert imu.device.configurator.refresh(read).is_ok()
+    assert read.mount_pose.mount_pose_yaw == 0.0
+    imu.sim.set_raw_yaw(20.0, 0.0)
+    assert eventually(lambda: close(imu.get_raw_yaw_degrees(), 20.0, 0.05), [imu])
+
+
+def test_pigeon2_not_answering_fault() -> None:
+    imu = Pigeon2Imu(imu_settings(True, dead=True))
+    imu.sim.set_raw_yaw(30.0, 5.0)
+    assert eventually(
+        lambda: (
+            close(imu.get_raw_yaw_degrees(), -30.0, 0.05)
+            and close(imu.get_yaw_rate_dps(), -5.0, 0.01)
+        ),
+        [imu],
+    )
+    assert imu.fault() is None
+    imu.sim.set_connected(False)
+    assert eventually(lambda: imu.fault() is not None, [imu])
+    assert "not answering" in (imu.fault() or "")
+    assert any(imu.label in error for error in active_errors())
+    assert imu.get_raw_yaw_degrees() == pytest.approx(-30.0, abs=0.05)
+    assert imu.get_yaw_rate_dps() == pytest.approx(-5.0, abs=0.01)
+
+
+# --------------------------------------------------------------------------------------------
+# CAN bus names and batched refresh
+# --------------------------------------------------------------------------------------------
+
+
+def test_canivore_bus_and_batched_refresh_across_buses() -> None:
+    gains = PIDF(p=7.0, i=0.5, d=0.2, f=0.3)
+    fx = TalonFXMotor(motor_settings("krakenx60", Role.DRIVE, False, canbus="canivore", pidf=gains))
+    fxs = TalonFXSMotor(motor_settings("talonfxs_neo", Role.DRIVE, False, canbus="canivore"))
+    enc = CANcoderEncoder(encoder_settings(False, canbus="canivore"), fx)
+    imu = Pigeon2Imu(imu_settings(False, canbus="canivore"))
+    rio = TalonFXMotor(motor_settings("falcon", Role.DRIVE, False))  # roboRIO bus
+    devices = [fx, fxs, enc, imu, rio]
+    sigs = [s for d in devices for s in d.status_signals()]
+    assert len(group_by_bus(sigs)) == 2  # canivore + rio
+    batch = SignalBatch(sigs)
+    assert len(batch) == len(sigs)
+    assert SignalBatch().refresh()  # empty is fine
+    assert refresh_all([])
+
+    fx.sim.set_rotor(5.0, 0.0, 0.02)
+    fxs.sim.set_rotor(5.0, 0.0, 0.02)
+    rio.sim.set_rotor(5.0, 0.0, 0.02)
+    enc.sim.set_raw(0.25, 0.0)
+    imu.sim.set_raw_yaw(15.0, 0.0)
+
+    def updated() -> bool:
+        return (
+            all(close(m.get_position(), 5.0 * DRIVE_M_PER_ROT, 1e-3) for m in (fx, fxs, rio))
+            and close(enc.get_absolute_degrees(), 90.0, 0.2)
+            and close(imu.get_raw_yaw_degrees(), 15.0, 0.05)
+        )
+
+    deadline = time.monotonic() + 1.5
+    while not (refresh_all(sigs) and updated()) and time.monotonic() < deadline:
+        time.sleep(0.005)
+    assert updated(), [d.get_position() for d in (fx, fxs, rio)]
+    assert all(d.fault() is None for d in devices)
+    # phoenix6's own refresh_all refuses the mix (and marks every signal bad) ...
+    assert BaseStatusSignal.refresh_all(sigs) is StatusCode.INVALID_NETWORK
+    assert all(d.fault() is not None for d in devices)
+    # ... the batch refreshes each bus separately
+    assert batch.refresh()
+    assert all(d.fault() is None for d in devices)
+    assert updated()
+    slot = read_config(fx).slot0  # pidfproperties gains: p, i, d, and f as kS (no kV)
+    assert (slot.k_p, slot.k_i, slot.k_d, slot.k_s, slot.k_v) == pytest.approx(
+        (7.0, 0.5, 0.2, 0.3, 0.0), abs=1e-3
+    )
