@@ -202,7 +202,7 @@ def stale_config(settings: MotorSettings) -> None:
     stale.slot0.k_a = 4.0
     stale.slot0.k_i = 3.0
     stale.software_limit_switch.forward_soft_limit_enable = True
-    assert device.configurator.apply(stale).is_ok()
+    assert device.configurator.apply(stale, 1.0).is_ok()
 
 
 def build_over_stale(settings: MotorSettings) -> TalonFXMotor | TalonFXSMotor:
@@ -457,7 +457,7 @@ def test_closed_loop_velocity_adds_feedforward_volts(module: Module, enabled: No
 def read_config(motor: Any) -> Any:
     fxs = isinstance(motor, TalonFXSMotor)
     read = new_config("TalonFXSConfiguration" if fxs else "TalonFXConfiguration")
-    assert motor.device.configurator.refresh(read).is_ok()
+    assert motor.device.configurator.refresh(read, 1.0).is_ok()
     return read
 
 
@@ -586,10 +586,10 @@ def test_cancoder_fresh_config_replaces_stale() -> None:
     stale.magnet_sensor.magnet_offset = 0.3
     stale.magnet_sensor.sensor_direction = signals.SensorDirectionValue.CLOCKWISE_POSITIVE
     stale.magnet_sensor.absolute_sensor_discontinuity_point = 0.5
-    assert stale_device.configurator.apply(stale).is_ok()
+    assert stale_device.configurator.apply(stale, 1.0).is_ok()
     enc = CANcoderEncoder(settings, None)
     read = new_config("CANcoderConfiguration")
-    assert enc.device.configurator.refresh(read).is_ok()
+    assert enc.device.configurator.refresh(read, 1.0).is_ok()
     assert read.magnet_sensor.magnet_offset == 0.0
     assert read.magnet_sensor.sensor_direction == (
         signals.SensorDirectionValue.COUNTER_CLOCKWISE_POSITIVE
@@ -680,10 +680,10 @@ def test_pigeon2_fresh_config_replaces_stale() -> None:
     stale_device = hardware.Pigeon2(settings.device.id)
     stale = new_config("Pigeon2Configuration")
     stale.mount_pose.mount_pose_yaw = 90.0
-    assert stale_device.configurator.apply(stale).is_ok()
+    assert stale_device.configurator.apply(stale, 1.0).is_ok()
     imu = Pigeon2Imu(settings)
     read = new_config("Pigeon2Configuration")
-    assert imu.device.configurator.refresh(read).is_ok()
+    assert imu.device.configurator.refresh(read, 1.0).is_ok()
     assert read.mount_pose.mount_pose_yaw == 0.0
     imu.sim.set_raw_yaw(20.0, 0.0)
     assert eventually(lambda: close(imu.get_raw_yaw_degrees(), 20.0, 0.05), [imu])
