@@ -33,6 +33,7 @@ from swervelib.config.catalog import (
 from swervelib.config.errors import ConfigError, Problem, Severity
 from swervelib.config.fields import REQUIRED, FileContext, ObjectView, describe, suggest
 from swervelib.config.jsonpos import JSONSyntaxError, parse
+from swervelib.config.lint import layout_warnings
 from swervelib.config.model import (
     INCH,
     PIDF,
@@ -447,8 +448,6 @@ class _Loader:
         offset = root.number(
             "absoluteEncoderOffset", REQUIRED if offset_required else 0.0, unit="degrees"
         )
-        if root.ok("absoluteEncoderOffset") and abs(offset) > 3600:
-            root.warn("absoluteEncoderOffset", f"offset {offset:g}° is more than ten turns")
         location = self.location(root)
         own = self.conversion_factors(root)
         cosine = root.boolean("useCosineCompensator", True)
@@ -604,7 +603,10 @@ class _Loader:
         pidf = self.pidf_file()
         controller = self.controller_file()
         self.check_duplicate_ids()
-        self.check_module_layout([m for m in modules if m is not None])
+        valid_modules = [m for m in modules if m is not None]
+        self.check_module_layout(valid_modules)
+        if drive is not None and len(valid_modules) == len(modules):
+            self.problems += layout_warnings(drive, valid_modules)
         errors = [p for p in self.problems if p.severity is Severity.ERROR]
         warnings = tuple(p for p in self.problems if p.severity is Severity.WARNING)
         if errors or drive is None or any(m is None for m in modules):

@@ -1,0 +1,88 @@
+"""Layout lint warnings from `check` (issue 6 item 5)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+from swervelib.config import Severity, load_directory
+from tests.conftest import DEPLOY, REPO
+
+
+def copy(tmp_path: Path) -> Path:
+    target = tmp_path / "swerve"
+    shutil.copytree(DEPLOY / "swerve", target)
+    return target
+
+
+def edit(path: Path, change: Any) -> None:
+    data = json.loads(path.read_text())
+    change(data)
+    path.write_text(json.dumps(data, indent=2))
+
+
+def warnings(directory: Path) -> list[str]:
+    config = load_directory(directory)
+    assert all(p.severity is Severity.WARNING for p in config.warnings)
+    return [p.format() for p in config.warnings]
+
+
+def test_reference_configurations_have_no_lint() -> None:
+    for directory in DEPLOY.iterdir():
+        assert warnings(directory) == [], directory
+
+
+def test_location_sign_contradicting_the_name(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    # frontleft and frontright have each other's location (a common mix-up)
+    edit(directory / "modules/frontright.json", lambda d: d["location"].update(left=10.75))
+    edit(directory / "modules/frontleft.json", lambda d: d["location"].update(left=-10.75))
+    found = warnings(directory)
+    assert any(
+        w.startswith("modules/frontright.json:") and "location.left" in w and "named right" in w
+        for w in found
+    ), found
+    assert any(w.startswith("modules/frontleft.json:") and "named left" in w for w in found)
+    assert len(found) == 2, found
+
+
+def test_asymmetric_layout(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    edit(directory / "modules/backright.json", lambda d: d["location"].update(front=-8.0))
+    found = warnings(directory)
+    assert any("not symmetric" in w and "front 2.75 in" in w for w in found), found
+
+
+def test_can_id_shared_by_different_kinds_and_high_ids(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    edit(directory / "modules/frontleft.json", lambda d: d["encoder"].update(id=1))
+    edit(directory / "modules/backright.json", lambda d: d["drive"].update(id=45))
+    found = warnings(directory)
+    assert any("encoder.id" in w and "also used by the motor controller" in w for w in found)
+    assert any("drive.id" in w and "above 40" in w for w in found), found
+
+
+def test_offset_outside_a_turn(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    edit(directory / "modules/frontleft.json", lambda d: d.update(absoluteEncoderOffset=400.0))
+    found = warnings(directory)
+    assert any("absoluteEncoderOffset" in w and "outside ±360°" in w for w in found), found
+
+
+def test_check_prints_lint_and_still_succeeds(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    edit(directory / "modules/frontright.json", lambda d: d["location"].update(left=10.75))
+    edit(directory / "modules/frontleft.json", lambda d: d["location"].update(left=-10.75))
+    result = subprocess.run(
+        [sys.executable, "-m", "swervelib", "check", str(directory)],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        check=False,
+    )
+    assert result.returncode == 0
+    assert "warning:" in result.stdout and "named right" in result.stdout
