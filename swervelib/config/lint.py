@@ -91,10 +91,13 @@ def _id_warnings(drive: DriveConfig, modules: Sequence[ModuleConfig]) -> list[Pr
     problems: list[Problem] = []
     owners: dict[tuple[str, int], tuple[str, str, str]] = {}
     for file, field, kind, device in placed:
-        entry = MOTOR_TYPES.get(device.type) or ENCODER_TYPES.get(device.type)
         if field == "imu":
-            entry = IMU_TYPES.get(device.type)
-        if entry is None or entry.bus is not Bus.CAN:
+            bus = IMU_TYPES[device.type].bus
+        elif field == "encoder":
+            bus = ENCODER_TYPES[device.type].bus
+        else:
+            bus = MOTOR_TYPES[device.type].bus
+        if bus is not Bus.CAN:
             continue
         if device.id > HIGH_CAN_ID:
             problems.append(

@@ -74,6 +74,7 @@ class SwerveModule:
         self.update()
         self.seed_relative_encoder()
         self.angle_setpoint_deg = self.angle_deg
+        self.is_commanded = False  # True while following set_desired_state, False after stop()
 
     # -- readings ----------------------------------------------------------------------------------
     def update(self) -> None:
@@ -138,12 +139,14 @@ class SwerveModule:
             speed *= max(0.0, math.cos(math.radians(error)))
         self.speed_setpoint_mps = speed
         self.angle_setpoint_deg = wrap_360(target)
+        self.is_commanded = True
         self.angle_motor.set_angle(self.raw_angle_deg + error)
         self.drive_motor.set_velocity(speed, self._kv * speed)
 
     def stop(self) -> None:
         """Zero drive output and hold the current angle."""
         self.speed_setpoint_mps = 0.0
+        self.is_commanded = False
         self.drive_motor.set_voltage(0.0)
         self.angle_motor.set_voltage(0.0)
 

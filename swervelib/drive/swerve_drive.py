@@ -39,6 +39,7 @@ from swervelib.config.catalog import Vendor
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import Device, Imu
 from swervelib.drive.builder import build_imu, build_module
+from swervelib.drive.diagnostics import DriveDiagnostics
 from swervelib.drive.module import SwerveModule
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 
@@ -117,6 +118,7 @@ class SwerveDrive:
             self.heading_controller.setIZone(heading.iz)
         self.heading_controller.enableContinuousInput(-math.pi, math.pi)
         self.telemetry = DriveTelemetry(self.modules, self.max_speed, verbosity)
+        self.diagnostics = DriveDiagnostics(self.modules)
         self._last_time = wpilib.Timer.getFPGATimestamp()
         # In simulation the drive steps a physics model of itself unless a SwerveSim is attached
         # explicitly (e.g. in physics.py), so `from_directory()` drives in `robotpy sim` as is.
@@ -227,6 +229,9 @@ class SwerveDrive:
             module.update()
         positions = [m.get_position() for m in self.modules]
         self._update_yaw(dt)
+        if wpilib.DriverStation.isEnabled():
+            omega = self.get_robot_relative_speeds().omega
+            self.diagnostics.update(self._yaw_deg, omega, self._imu_ok, dt)
         self._positions = positions
         self._pose = self.estimator.update(Rotation2d.fromDegrees(self._yaw_deg), tuple(positions))
         self.telemetry.publish(
@@ -266,6 +271,9 @@ class SwerveDrive:
         center_of_rotation: Translation2d | None = None,
     ) -> None:
         """Drive at ``speeds`` (m/s, rad/s); robot-relative unless ``field_relative``."""
+        if self.diagnostics.should_stop:
+            self.stop()
+            return
         vx, vy, omega = speeds.vx, speeds.vy, speeds.omega
         if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(omega)):
             vx = vy = omega = 0.0

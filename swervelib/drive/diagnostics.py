@@ -1,0 +1,120 @@
+"""Misconfiguration detected while driving: what the robot was told against what its sensors say.
+
+Two checks run every loop, each a leaky timer so a brief disagreement (a bump, a collision, a wheel
+slipping) never raises an alarm, and each clears itself once things agree again:
+
+* **IMU against the wheels.** While the wheels say the robot is turning (|ω| above a threshold), the
+  IMU must turn the same way. If they keep disagreeing, ``invertedIMU`` or every module's
+  ``inverted.drive`` is wrong (spec §3.1/§3.2).
+* **A module running away from its setpoint.** A healthy module may lag a fast-moving setpoint, but
+  it always turns *towards* it. One that keeps turning *away* from a setpoint it is far from is being
+  driven the wrong way: ``inverted.angle`` is wrong for that module (spec §1.7).
+
+Both report through WPILib Alerts, in the spec's words. An optional protective stop (off by default:
+``SwerveDrive.diagnostics.protective_stop = True``) stops the drive while a runaway is reported.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+import wpilib
+
+from swervelib.devices.faults import FaultAlert
+from swervelib.drive.angles import wrap_180
+from swervelib.drive.module import SwerveModule
+
+TURNING_RAD_S = 0.6  # the wheels must say at least this much rotation before the IMU is judged
+IMU_PERSIST_S = 0.5
+ANGLE_ERROR_DEG = 20.0
+AWAY_RATE_DPS = 20.0  # turning away from the setpoint at least this fast
+ANGLE_PERSIST_S = 0.4
+RECOVERY_RATE = 0.5  # the timers drain at half the speed they fill
+
+
+class _LeakyTimer:
+    """Fills while a condition holds, drains (more slowly) while it does not."""
+
+    def __init__(self, limit: float) -> None:
+        self.limit = limit
+        self.value = 0.0
+
+    def update(self, condition: bool, dt: float) -> bool | None:
+        """True when the limit is reached, False when fully drained, None in between."""
+        if condition:
+            self.value = min(self.value + dt, 2 * self.limit)
+        else:
+            self.value = max(self.value - RECOVERY_RATE * dt, 0.0)
+        if self.value >= self.limit:
+            return True
+        return False if self.value == 0.0 else None
+
+
+class DriveDiagnostics:
+    """Watches a drive's modules and heading each loop (called by ``SwerveDrive.periodic``)."""
+
+    def __init__(self, modules: Sequence[SwerveModule]) -> None:
+        self.modules = tuple(modules)
+        self.protective_stop = False
+        self._imu_timer = _LeakyTimer(IMU_PERSIST_S)
+        self._imu_alert = FaultAlert("Swerve configuration", wpilib.Alert.AlertType.kError)
+        self._angle_timers = [_LeakyTimer(ANGLE_PERSIST_S) for _ in self.modules]
+        self._angle_alerts = [
+            FaultAlert(f"{m.name} module", wpilib.Alert.AlertType.kError) for m in self.modules
+        ]
+        self._last_yaw: float | None = None
+        self._last_angles = [m.angle_deg for m in self.modules]
+        self.imu_disagrees = False
+        self.runaway: set[str] = set()
+
+    def update(self, yaw_deg: float, wheel_omega: float, imu_ok: bool, dt: float) -> None:
+        """``yaw_deg`` from the IMU (unwrapped), ``wheel_omega`` (rad/s) from the module states."""
+        if dt <= 0:
+            return
+        self._check_imu(yaw_deg, wheel_omega, imu_ok, dt)
+        self._check_angles(dt)
+
+    def _check_imu(self, yaw_deg: float, wheel_omega: float, imu_ok: bool, dt: float) -> None:
+        last, self._last_yaw = self._last_yaw, yaw_deg if imu_ok else None
+        if last is None or not imu_ok:
+            return
+        imu_omega = math.radians(yaw_deg - last) / dt
+        turning = abs(wheel_omega) > TURNING_RAD_S
+        opposite = (
+            turning and imu_omega * wheel_omega < 0 and abs(imu_omega) > 0.3 * abs(wheel_omega)
+        )
+        verdict = self._imu_timer.update(opposite, dt)
+        if verdict is not None and verdict != self.imu_disagrees:
+            self.imu_disagrees = verdict
+            self._imu_alert.update(
+                "IMU yaw turns opposite to the wheels: check invertedIMU / inverted.drive "
+                "(eight-step procedure)"
+                if verdict
+                else None
+            )
+
+    def _check_angles(self, dt: float) -> None:
+        for index, (module, timer, alert) in enumerate(
+            zip(self.modules, self._angle_timers, self._angle_alerts, strict=True)
+        ):
+            rate = wrap_180(module.angle_deg - self._last_angles[index]) / dt
+            self._last_angles[index] = module.angle_deg
+            error = wrap_180(module.angle_setpoint_deg - module.angle_deg)
+            away = error * rate < 0 and abs(rate) > AWAY_RATE_DPS
+            verdict = timer.update(
+                module.is_commanded and abs(error) > ANGLE_ERROR_DEG and away, dt
+            )
+            if verdict is True and module.name not in self.runaway:
+                self.runaway.add(module.name)
+                alert.update(
+                    f"{module.name} angle is running away from its setpoint: check inverted.angle"
+                )
+            elif verdict is False and module.name in self.runaway:
+                self.runaway.discard(module.name)
+                alert.update(None)
+
+    @property
+    def should_stop(self) -> bool:
+        """True when the protective stop is on and a module is running away."""
+        return self.protective_stop and bool(self.runaway)

@@ -1,0 +1,89 @@
+"""Misconfiguration detected while driving (issue 8 item 2), in simulation."""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import replace
+
+from wpimath.kinematics import ChassisSpeeds
+
+from swervelib import SwerveDrive
+from swervelib.sim import HardwareTruth
+from tests.drive.harness import simulated
+
+
+def alerts() -> list[str]:
+    import ntcore
+    import wpilib
+
+    wpilib.SmartDashboard.updateValues()  # a robot's loop does this; the tests step by hand
+    nt = ntcore.NetworkTableInstance.getDefault()
+    return list(nt.getStringArrayTopic("/SmartDashboard/Swerve Alerts/errors").subscribe([]).get())
+
+
+def spin(drive: SwerveDrive) -> None:
+    drive.drive(ChassisSpeeds(0.0, 0.0, 2.0))
+
+
+def test_reversed_imu_is_reported_while_spinning() -> None:
+    with simulated(truth=lambda t: replace(t, imu_reversed=True)) as h:
+        h.run(2.0, spin)
+        assert h.drive.diagnostics.imu_disagrees
+        assert any("IMU yaw turns opposite to the wheels" in a for a in alerts()), alerts()
+
+
+def test_reversed_drive_motors_are_reported_while_spinning() -> None:
+    def reversed_drives(truth: HardwareTruth) -> HardwareTruth:
+        return replace(truth, corners=tuple(replace(c, drive_reversed=True) for c in truth.corners))
+
+    with simulated(truth=reversed_drives) as h:
+        h.run(2.0, spin)
+        assert h.drive.diagnostics.imu_disagrees
+
+
+def test_runaway_angle_motor_is_named() -> None:
+    clock = [0.0]
+
+    def circle(drive: SwerveDrive) -> None:
+        clock[0] += 0.02
+        drive.drive(ChassisSpeeds(0.5 * math.cos(clock[0]), 0.5 * math.sin(clock[0]), 0.0))
+
+    with simulated(truth=lambda t: t.with_corner("backright", angle_reversed=True)) as h:
+        h.run(4.0, circle)
+        assert h.drive.diagnostics.runaway == {"backright"}
+        assert any("backright angle is running away" in a for a in alerts()), alerts()
+        h.drive.stop()
+        h.run(3.0)  # not commanded: the alert clears
+        assert h.drive.diagnostics.runaway == set()
+
+
+def test_protective_stop_is_off_by_default_and_stops_when_on() -> None:
+    with simulated(truth=lambda t: t.with_corner("frontleft", angle_reversed=True)) as h:
+        assert h.drive.diagnostics.protective_stop is False
+        h.drive.diagnostics.protective_stop = True
+        try:
+            h.run(3.0, lambda d: d.drive(ChassisSpeeds(0.5, 0.3, 0.0)))
+            assert h.drive.diagnostics.runaway == {"frontleft"}
+            assert all(m.speed_setpoint_mps == 0.0 for m in h.drive.modules)
+        finally:
+            h.drive.diagnostics.protective_stop = False
+
+
+def test_no_false_alarm_on_a_correct_robot_driven_hard() -> None:
+    rng = random.Random(20261123)
+    command = [ChassisSpeeds()]
+
+    def random_driving(drive: SwerveDrive) -> None:
+        if rng.random() < 0.05:  # a new stick position every ~0.4 s on average
+            top = drive.max_speed
+            command[0] = ChassisSpeeds(
+                rng.uniform(-top, top), rng.uniform(-top, top), rng.uniform(-6.0, 6.0)
+            )
+        drive.drive(command[0], field_relative=rng.random() < 0.5)
+
+    with simulated() as h:
+        for _ in range(30):  # 30 s of aggressive driving
+            h.run(1.0, random_driving)
+            assert not h.drive.diagnostics.imu_disagrees
+            assert h.drive.diagnostics.runaway == set(), h.drive.diagnostics.runaway
