@@ -12,16 +12,13 @@ Autonomous drives a 1 m square on odometry, facing forward, and stops where it s
 
 from __future__ import annotations
 
-import math
-
 import wpilib
-from wpimath import applyDeadband
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive
+from swervelib.input import HeadingDriveInput, apply_deadband
 
-TRANSLATION_SCALE = 0.8  # spec §4 test routine: scale, then cube, the stick translation
 STICK_DEADBAND = 0.1
 SQUARE = [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # corners, metres from the start
 SQUARE_SPEED = 1.0  # m/s
@@ -31,10 +28,11 @@ ARRIVED = 0.03  # metres
 class Robot(wpilib.TimedRobot):
     def robotInit(self) -> None:
         self.swerve = SwerveDrive.from_directory()  # deploy/swerve
-        self.driver = wpilib.XboxController(0)
-        controller = self.swerve.config.controller
-        self.heading_deadband = controller.angle_joystick_radius_deadband if controller else 0.5
-        self.target_heading = Rotation2d()
+        self.driver = driver = wpilib.XboxController(0)
+        # The spec §4 test drive routine: raw stick axes in, as the controller reports them.
+        self.sticks = HeadingDriveInput.for_drive(
+            self.swerve, driver.getLeftX, driver.getLeftY, driver.getRightX, driver.getRightY
+        )
         self.corner = 0
         self.loops = 0
 
@@ -71,35 +69,29 @@ class Robot(wpilib.TimedRobot):
 
     # -- teleop ------------------------------------------------------------------------------------
     def teleopInit(self) -> None:
-        self.target_heading = self.swerve.get_heading()
+        self.sticks.reset_heading()  # keep facing the way the robot faces now
 
     def teleopPeriodic(self) -> None:
         driver = self.driver
         if driver.getAButtonPressed():
             self.swerve.zero_heading()
-            self.target_heading = Rotation2d()
+            self.sticks.reset_heading(0.0)
         if driver.getXButton():
             self.swerve.lock()
             return
-        # Joystick axes are back/right positive; the robot's are front/left positive.
-        x = applyDeadband(-driver.getLeftY(), STICK_DEADBAND)
-        y = applyDeadband(-driver.getLeftX(), STICK_DEADBAND)
-        magnitude = min(1.0, math.hypot(x, y))
-        if magnitude > 0:
-            scale = (magnitude * TRANSLATION_SCALE) ** 3 / magnitude
-            x, y = x * scale, y * scale
-        vx, vy = x * self.swerve.max_speed, y * self.swerve.max_speed
         field_relative = not driver.getLeftBumperButton()
-        if driver.getRightBumperButton():
-            turn = applyDeadband(-driver.getRightX(), STICK_DEADBAND)
-            omega = turn * self.swerve.max_angular_velocity
-            self.swerve.drive(ChassisSpeeds(vx, vy, omega), field_relative=field_relative)
-            self.target_heading = self.swerve.get_heading()
+        if driver.getRightBumperButton():  # rotation-rate mode
+            x, y = self.sticks.translation()
+            turn = apply_deadband(-driver.getRightX(), STICK_DEADBAND)  # stick right: turn right
+            speeds = ChassisSpeeds(
+                x * self.swerve.max_speed,
+                y * self.swerve.max_speed,
+                turn * self.swerve.max_angular_velocity,
+            )
+            self.swerve.drive(speeds, field_relative=field_relative)
+            self.sticks.reset_heading()  # when the bumper is let go, hold the new heading
             return
-        hx, hy = -driver.getRightY(), -driver.getRightX()
-        if math.hypot(hx, hy) > self.heading_deadband:
-            self.target_heading = Rotation2d(hx, hy)
-        self.swerve.drive_facing(vx, vy, self.target_heading, field_relative=field_relative)
+        self.sticks.apply(self.swerve, field_relative=field_relative)
 
     def disabledInit(self) -> None:
         self.swerve.stop()

@@ -14,6 +14,9 @@ having been seeded exactly.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
+from math import nan
+from typing import Any
 
 import wpilib
 from wpimath.geometry import Rotation2d, Translation2d
@@ -57,6 +60,8 @@ class SwerveModule:
         # Each adapter raises its own fault Alert from fault(); this one says what the module does
         # about an absolute encoder it cannot use.
         self._fallback_alert = FaultAlert(f"{config.name} module", wpilib.Alert.AlertType.kWarning)
+        self._error_alert = FaultAlert(f"{config.name} module")
+        self._errors: dict[str, str] = {}
         # Readings, refreshed by update(); the spec's telemetry values.
         self.raw_absolute_deg = 0.0
         self.raw_angle_deg = 0.0
@@ -77,22 +82,40 @@ class SwerveModule:
         self.is_commanded = False  # True while following set_desired_state, False after stop()
 
     # -- readings ----------------------------------------------------------------------------------
+    def _call(self, what: str, function: Callable[[], Any], fallback: Any) -> Any:
+        """Call an adapter; an exception (a vendor error, a bug) is reported, never raised."""
+        try:
+            result = function()
+        except Exception as error:
+            self._errors[what] = f"{what} raised {type(error).__name__}: {error}"
+            return fallback
+        if self._errors:
+            self._errors.pop(what, None)
+        return result
+
     def update(self) -> None:
         """Read this module's sensors (after the drive's batched refresh) and work out its angle."""
         drive, angle, encoder = self.drive_motor, self.angle_motor, self.encoder
-        self.raw_drive_m = _finite(drive.get_position(), self.raw_drive_m)
-        self.drive_velocity_mps = _finite(drive.get_velocity(), self.drive_velocity_mps)
-        self.raw_angle_deg = _finite(angle.get_position(), self.raw_angle_deg)
+        call = self._call
+        self.raw_drive_m = _finite(
+            call("drive position", drive.get_position, nan), self.raw_drive_m
+        )
+        self.drive_velocity_mps = _finite(
+            call("drive velocity", drive.get_velocity, nan), self.drive_velocity_mps
+        )
+        self.raw_angle_deg = _finite(
+            call("angle position", angle.get_position, nan), self.raw_angle_deg
+        )
         fault = None
         if encoder is not None:
-            raw = encoder.get_absolute_degrees()
-            fault = encoder.fault()
+            raw = call("absolute encoder", encoder.get_absolute_degrees, nan)
+            fault = call("absolute encoder fault", encoder.fault, "not answering")
             if fault is None and not math.isfinite(raw):
                 fault = "reading is not a number"
             if fault is None:
                 self.raw_absolute_deg = raw
-        drive.fault()  # keeps the adapters' own Alerts current
-        angle.fault()
+        call("drive fault", drive.fault, None)  # keeps the adapters' own Alerts current
+        call("angle fault", angle.fault, None)
         if encoder is not None:
             self._fallback_alert.update(
                 None
@@ -107,6 +130,7 @@ class SwerveModule:
             self.angle_deg = wrap_360(self.raw_angle_deg + self._relative_to_module)
             self.absolute_read_issue = True
         self._angle = Rotation2d.fromDegrees(self.angle_deg)
+        self._error_alert.update("; ".join(self._errors.values()) or None)
 
     def seed_relative_encoder(self) -> None:
         """Set the angle motor's relative encoder to the module angle (done at start-up)."""
@@ -140,16 +164,19 @@ class SwerveModule:
         self.speed_setpoint_mps = speed
         self.angle_setpoint_deg = wrap_360(target)
         self.is_commanded = True
-        self.angle_motor.set_angle(self.raw_angle_deg + error)
-        self.drive_motor.set_velocity(speed, self._kv * speed)
+        target_motor = self.raw_angle_deg + error
+        self._call("angle command", lambda: self.angle_motor.set_angle(target_motor), None)
+        self._call(
+            "drive command", lambda: self.drive_motor.set_velocity(speed, self._kv * speed), None
+        )
 
     def stop(self) -> None:
         """Zero drive output and hold the current angle."""
         self.speed_setpoint_mps = 0.0
         self.is_commanded = False
-        self.drive_motor.set_voltage(0.0)
-        self.angle_motor.set_voltage(0.0)
+        self._call("drive command", lambda: self.drive_motor.set_voltage(0.0), None)
+        self._call("angle command", lambda: self.angle_motor.set_voltage(0.0), None)
 
     def set_idle_mode(self, brake: bool) -> None:
         """Brake or coast on the drive motor (angle motors stay as configured)."""
-        self.drive_motor.set_brake(brake)
+        self._call("idle mode", lambda: self.drive_motor.set_brake(brake), None)

@@ -83,6 +83,7 @@ class SwerveDrive:
         )
         self.imu: Imu = build_imu(config)
         self._imu_alert = FaultAlert("Swerve heading", wpilib.Alert.AlertType.kWarning)
+        self._refresh_alert = FaultAlert("Swerve sensors")
         physical_max = min(m.free_speed_mps for m in self.modules)
         self.max_speed = min(max_speed or config.max_speed_mps, physical_max)
         self.module_max_speed = physical_max
@@ -171,12 +172,21 @@ class SwerveDrive:
         return batched, unbatched
 
     def _refresh(self) -> None:
+        """Fresh readings from every device; a failure is reported by the device, never raised."""
+        errors = []
         if self._batched:
             from swervelib.devices.ctre6.batch import refresh_all
 
-            refresh_all(self._batched)
+            try:
+                refresh_all(self._batched)
+            except Exception as error:
+                errors.append(f"phoenix6 refresh raised {error!r}")
         for device in self._unbatched:
-            device.refresh()
+            try:
+                device.refresh()
+            except Exception as error:
+                errors.append(f"{device.label}: refresh raised {error!r}")
+        self._refresh_alert.update("; ".join(errors) or None)
 
     @property
     def vendors(self) -> set[Vendor]:
@@ -244,8 +254,11 @@ class SwerveDrive:
 
     def _update_yaw(self, dt: float) -> None:
         """IMU yaw when healthy; otherwise carry on with the wheels' own rotation estimate."""
-        raw = self.imu.get_raw_yaw_degrees()
-        fault = self.imu.fault()
+        try:
+            raw = self.imu.get_raw_yaw_degrees()
+            fault = self.imu.fault()
+        except Exception as error:  # an IMU that raises is an IMU that is not answering
+            raw, fault = math.nan, f"raised {error!r}"
         if fault is None and not math.isfinite(raw):
             fault = "yaw is not a number"
         self._imu_alert.update(

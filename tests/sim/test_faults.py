@@ -1,0 +1,113 @@
+"""Faults at run time never stop the loop (issue 8 item 1), in simulation."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import pytest
+import wpilib
+from wpimath.kinematics import ChassisSpeeds
+
+from tests.drive.harness import simulated
+
+
+def alert_texts() -> list[str]:
+    import ntcore
+
+    wpilib.SmartDashboard.updateValues()
+    nt = ntcore.NetworkTableInstance.getDefault()
+    texts: list[str] = []
+    for level in ("errors", "warnings"):
+        topic = nt.getStringArrayTopic(f"/SmartDashboard/Swerve Alerts/{level}")
+        texts += topic.subscribe([]).get()
+    return texts
+
+
+def forward(drive: Any) -> None:
+    drive.drive(ChassisSpeeds(1.0, 0.0, 0.0), field_relative=True)
+
+
+def finite_pose(drive: Any) -> bool:
+    pose = drive.get_pose()
+    return all(math.isfinite(v) for v in (pose.X(), pose.Y(), pose.rotation().radians()))
+
+
+def test_motor_that_raises_is_reported_and_the_loop_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with simulated() as h:
+        motor = h.drive.modules[0].drive_motor
+
+        def dead() -> float:
+            raise RuntimeError("CAN frame not received")
+
+        monkeypatch.setattr(motor, "get_position", dead)
+        monkeypatch.setattr(motor, "set_velocity", lambda *_: (_ for _ in ()).throw(OSError("bus")))
+        h.run(1.0, forward)
+        assert finite_pose(h.drive)
+        assert h.drive.get_pose().X() > 0.5  # the other three modules keep the odometry going
+        texts = alert_texts()
+        assert any(
+            "frontleft module" in t and "drive position raised RuntimeError" in t for t in texts
+        )
+        assert any("drive command raised OSError" in t for t in texts), texts
+        monkeypatch.undo()
+        h.run(0.2, forward)
+        assert not any("frontleft module: drive" in t for t in alert_texts())
+
+
+def test_nan_readings_never_reach_the_pose_or_the_motors(monkeypatch: pytest.MonkeyPatch) -> None:
+    with simulated() as h:
+        module = h.drive.modules[1]
+        commands: list[tuple[float, float]] = []
+        real = module.drive_motor.set_velocity
+        monkeypatch.setattr(module.drive_motor, "get_velocity", lambda: math.nan)
+        monkeypatch.setattr(module.angle_motor, "get_position", lambda: math.inf)
+        monkeypatch.setattr(module.encoder, "get_absolute_degrees", lambda: math.nan)
+
+        def record(speed: float, volts: float) -> None:
+            commands.append((speed, volts))
+            real(speed, volts)
+
+        monkeypatch.setattr(module.drive_motor, "set_velocity", record)
+        h.run(1.0, forward)
+        assert finite_pose(h.drive)
+        assert commands and all(math.isfinite(a) and math.isfinite(b) for a, b in commands)
+        assert module.absolute_read_issue  # a NaN absolute reading is a fault
+
+
+def test_absolute_encoder_fault_falls_back_without_a_jump(monkeypatch: pytest.MonkeyPatch) -> None:
+    with simulated() as h:
+        module = h.drive.modules[2]
+        h.run(0.5, lambda d: d.drive(ChassisSpeeds(0.0, 0.5, 0.0)))
+        before = module.angle_deg
+        monkeypatch.setattr(module.encoder, "fault", lambda: "bad magnet")
+        h.run(0.04, lambda d: d.drive(ChassisSpeeds(0.0, 0.5, 0.0)))
+        assert module.absolute_read_issue
+        assert abs((module.angle_deg - before + 180) % 360 - 180) < 2.0  # no jump
+        h.run(1.5, lambda d: d.drive(ChassisSpeeds(0.5, 0.0, 0.0)))  # keeps steering on relative
+        true = h.sim.true_module_angles[module.name].degrees()
+        assert abs((module.angle_deg - true + 180) % 360 - 180) < 3.0
+        assert abs((true + 180) % 360 - 180) < 5.0 or abs(abs(true) - 180) < 5.0
+        assert any("absolute encoder unusable" in t for t in alert_texts())
+        monkeypatch.undo()
+        h.run(0.1)
+        assert not module.absolute_read_issue
+        assert not any("backleft module: absolute encoder unusable" in t for t in alert_texts())
+
+
+def test_imu_disconnect_keeps_a_heading_from_the_wheels() -> None:
+    with simulated() as h:
+        h.drive.imu.sim.set_connected(False)
+        h.run(1.5, lambda d: d.drive(ChassisSpeeds(0.0, 0.0, 1.0)))
+        true_yaw = h.sim.true_yaw_deg
+        heading = h.drive.get_heading().degrees()
+        assert true_yaw > 45.0
+        assert abs((heading - true_yaw + 180) % 360 - 180) < 8.0, (heading, true_yaw)
+        assert any("heading from wheel odometry" in t for t in alert_texts())
+        h.drive.imu.sim.set_connected(True)
+        h.run(0.5, lambda d: d.drive(ChassisSpeeds()))
+        heading_after = h.drive.get_heading().degrees()
+        assert abs((heading_after - h.sim.true_yaw_deg + 180) % 360 - 180) < 8.0
+        assert not any("heading from wheel odometry" in t for t in alert_texts())
