@@ -53,6 +53,7 @@ from swervelib.config.model import (
 )
 
 MAX_FILE_BYTES = 1 << 20
+MAX_MODULE_NAME = 100
 DRIVE_FILE = "swervedrive.json"
 CONTROLLER_FILE = "controllerproperties.json"
 MODULES_DIR = "modules"
@@ -88,7 +89,7 @@ class _Loader:
 
     def open(self, relative: str, *, required: bool) -> FileContext | None:
         path = self.directory / relative
-        if not path.is_file():
+        if not _is_file(path):
             if required:
                 self.fail(relative, "file not found", expected=f"a file at {path}")
             return None
@@ -413,7 +414,7 @@ class _Loader:
     ) -> ModuleConfig | None:
         """One module file; ``physical`` is None when physicalproperties' factors had errors."""
         relative = f"{MODULES_DIR}/{name}.json"
-        if not (self.directory / relative).is_file():
+        if not _is_file(self.directory / relative):
             listed_in.report(
                 ("modules", index),
                 f"module file {relative} does not exist",
@@ -637,6 +638,14 @@ class _Loader:
                 )
 
 
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False instead of an exception for names the OS refuses."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
+
+
 def _module_name_problem(entry: str) -> str | None:
     """Why ``entry`` cannot name a module file inside ``modules/`` (None when it can)."""
     stem = entry[:-5] if entry.endswith(".json") else entry
@@ -644,6 +653,8 @@ def _module_name_problem(entry: str) -> str | None:
         return "empty module name"
     if "\x00" in entry or any(ch in entry for ch in "/\\") or os.path.isabs(entry) or ":" in entry:
         return "module names must be plain file names inside modules/ (no paths)"
+    if len(entry) > MAX_MODULE_NAME:
+        return f"module names are at most {MAX_MODULE_NAME} characters"
     if stem in (".", "..") or stem.startswith("."):
         return "module names must not start with a dot"
     if f"{stem}.json" in RESERVED_MODULE_FILES:
