@@ -35,6 +35,7 @@ ISOLATED_GROUPS = {
     "ctre6": ["devices/test_ctre6.py"],
     "navx_wpilib": ["devices/test_navx_wpilib.py"],
     "drive_and_sim": ["drive", "sim"],
+    "calibrate": ["calibrate"],
 }
 _GROUP = os.environ.get("SWERVELIB_TEST_GROUP")
 collect_ignore = [] if _GROUP else [p for paths in ISOLATED_GROUPS.values() for p in paths]

@@ -17,10 +17,24 @@ def register(commands: Any) -> None:
         "valid; otherwise print each problem as FILE:LINE:COL: FIELD: MESSAGE and exit 1.",
     )
     parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
+    parser.add_argument(
+        "--recover",
+        action="store_true",
+        help="first finish (or undo) an interrupted swervelib edit of the directory",
+    )
     parser.set_defaults(run=run)
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    if getattr(args, "recover", False):
+        from swervelib.tools.edit import EditError, recover
+
+        try:
+            for note in recover(args.directory):
+                print(note, file=out)
+        except EditError as error:
+            print(f"error: {error}", file=err)
+            return 1
     try:
         config = load_directory(args.directory)
     except ConfigError as error:

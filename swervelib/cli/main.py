@@ -7,7 +7,7 @@ import sys
 from collections.abc import Sequence
 
 from swervelib import __version__
-from swervelib.cli import check
+from swervelib.cli import calibrate, check, eight_step, flip, offsets
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -18,6 +18,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"swervelib {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     check.register(commands)
+    offsets.register(commands)
+    flip.register(commands)
+    eight_step.register(commands)
+    calibrate.register(commands)
     return parser
 
 

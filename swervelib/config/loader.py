@@ -54,6 +54,7 @@ from swervelib.config.model import (
 
 MAX_FILE_BYTES = 1 << 20
 MAX_MODULE_NAME = 100
+JOURNAL_FILE = ".swervelib-journal.json"  # written by swervelib.tools.edit during a commit
 DRIVE_FILE = "swervedrive.json"
 CONTROLLER_FILE = "controllerproperties.json"
 MODULES_DIR = "modules"
@@ -609,6 +610,16 @@ class _Loader:
         if drive is not None and len(valid_modules) == len(modules):
             self.problems += layout_warnings(drive, valid_modules)
         errors = [p for p in self.problems if p.severity is Severity.ERROR]
+        if _is_file(directory / JOURNAL_FILE):
+            self.problems.append(
+                Problem(
+                    JOURNAL_FILE,
+                    "",
+                    "a swervelib edit of this directory was interrupted and the files may be a mix "
+                    "of old and new: run `python -m swervelib check --recover DIRECTORY`",
+                    severity=Severity.WARNING,
+                )
+            )
         warnings = tuple(p for p in self.problems if p.severity is Severity.WARNING)
         if errors or drive is None or any(m is None for m in modules):
             raise ConfigError(errors or self.problems, str(directory), warnings=warnings)

@@ -1,0 +1,58 @@
+"""``eight-step DIRECTORY --step N | --next | --restore | --finish``: spec §3.2, one step at a time."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from swervelib.cli.flip import report_errors
+from swervelib.tools.edit import format_result
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "eight-step",
+        help="set the configuration to a step of the eight-step inversion procedure (spec §3.2)",
+        description="When field-oriented translation turns with the robot's heading: set the "
+        "IMU inversion, every module's inverted.drive and the module flip to the state of step N "
+        "(or the next one), then try the robot. The first step remembers the starting files; "
+        "--restore writes them back byte for byte, --finish keeps the current ones. "
+        "--dry-run prints the diff only.",
+    )
+    parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument(
+        "--step", type=int, choices=range(1, 9), metavar="N", help="go to step N (1-8)"
+    )
+    action.add_argument("--next", action="store_true", help="go to the following step (1 first)")
+    action.add_argument(
+        "--restore", action="store_true", help="return to the files as they were before step 1"
+    )
+    action.add_argument(
+        "--finish", action="store_true", help="keep the current step's files, forget the start"
+    )
+    parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout  # looked up now, so redirected streams are honoured
+    err = err or sys.stderr
+    with report_errors(err) as failed:
+        from swervelib.tools.eight_step import eight_step
+
+        result = eight_step(
+            args.directory,
+            args.step,
+            next=args.next,
+            restore=args.restore,
+            finish=args.finish,
+            dry_run=args.dry_run,
+        )
+        for note in result.notes:
+            print(f"note: {note}", file=err)
+        print(format_result(result, show_diff=args.dry_run), file=out)
+        if result.instructions:
+            print(result.instructions, file=out)
+    return 1 if failed else 0

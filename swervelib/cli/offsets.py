@@ -1,0 +1,83 @@
+"""``offsets DIRECTORY --add DEGREES | --capture``: change every module's absoluteEncoderOffset."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from swervelib.cli.flip import report_errors
+from swervelib.tools.edit import EditResult, format_result
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "offsets",
+        help="add to every absoluteEncoderOffset (--add 180), or capture them from the robot",
+        description="Change every module's absoluteEncoderOffset. --add DEGREES adds to each "
+        "(spec §3.1: --add 180 when odometry runs backwards), keeping the result in (-180, 180] "
+        "(or [0, 360) with --unsigned); modules with encoder `none` are skipped. --capture writes "
+        "each module's current Raw Absolute Encoder reading from the running robot (wheels "
+        "straight forward). A timestamped backup is kept; --dry-run prints the diff only.",
+    )
+    parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
+    action = parser.add_mutually_exclusive_group(required=True)
+    action.add_argument(
+        "--add", type=float, metavar="DEGREES", help="degrees to add to every offset"
+    )
+    action.add_argument(
+        "--capture",
+        action="store_true",
+        help="set every offset to the robot's current Raw Absolute Encoder reading",
+    )
+    parser.add_argument(
+        "--unsigned",
+        action="store_true",
+        help="with --add: keep offsets in [0, 360) instead of (-180, 180]",
+    )
+    parser.add_argument(
+        "--server",
+        metavar="HOST",
+        help="with --capture: robot address, team number or localhost (default localhost)",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout  # looked up now, so redirected streams are honoured
+    err = err or sys.stderr
+    with report_errors(err) as failed:
+        if args.capture:
+            if args.unsigned:
+                print("error: --unsigned only applies to --add", file=err)
+                return 1
+            result = _capture(args)
+        else:
+            if args.server is not None:
+                print("error: --server only applies to --capture", file=err)
+                return 1
+            from swervelib.tools.offsets import add_to_offsets
+
+            result = add_to_offsets(
+                args.directory,
+                args.add,
+                dry_run=args.dry_run,
+                wrap="unsigned" if args.unsigned else "signed",
+            )
+        for note in result.notes:
+            print(f"note: {note}", file=err)
+        print(format_result(result, show_diff=args.dry_run), file=out)
+    return 1 if failed else 0
+
+
+def _capture(args: argparse.Namespace) -> EditResult:
+    """``--capture``: the live-robot half, in ``swervelib.tools.capture`` (imported only here, as
+    it needs NetworkTables)."""
+    from swervelib.tools.capture import capture_offsets
+
+    options: dict[str, Any] = {"dry_run": args.dry_run}
+    if args.server is not None:
+        options["server"] = args.server
+    result: EditResult = capture_offsets(args.directory, **options)
+    return result

@@ -1,0 +1,40 @@
+"""Configuration-writing tools: safe, format-preserving edits of a configuration directory.
+
+Pure Python (no wpilib or vendor import). Each tool is also a command of ``python -m swervelib``:
+
+* :func:`add_to_offsets` — ``offsets DIRECTORY --add DEGREES`` (spec §3.1, the +180 fix)
+* :func:`flip_modules` — ``flip DIRECTORY`` (spec §3.3)
+* :func:`eight_step` — ``eight-step DIRECTORY --step N | --next | --restore | --finish`` (spec §3.2)
+
+All of them go through :class:`ConfigEditor` (``swervelib.tools.edit``): text splicing that keeps
+every untouched byte, validation with ``load_directory``, a lock, timestamped backups, and an
+all-or-nothing multi-file commit that survives being killed at any point.
+"""
+
+from swervelib.tools.edit import (
+    MISSING,
+    ConfigEditor,
+    EditError,
+    EditResult,
+    FileChange,
+    format_result,
+    recover,
+)
+from swervelib.tools.eight_step import EightStepResult, eight_step
+from swervelib.tools.flip import flip_modules
+from swervelib.tools.offsets import add_to_offsets, wrap_degrees
+
+__all__ = [
+    "MISSING",
+    "ConfigEditor",
+    "EditError",
+    "EditResult",
+    "EightStepResult",
+    "FileChange",
+    "add_to_offsets",
+    "eight_step",
+    "flip_modules",
+    "format_result",
+    "recover",
+    "wrap_degrees",
+]

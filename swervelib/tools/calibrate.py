@@ -1,0 +1,896 @@
+"""The guided calibration session: spec §3.1's corrections by observation, as data.
+
+The session tells a person what to do, one :class:`Step` at a time, watches the robot's raw
+telemetry (:mod:`swervelib.tools.telemetry_client`) while they do it, and decides from the
+direction of each change which inversion flags must change; at the end it captures every module's
+absolute encoder offset with the wheels facing forward. Nothing is written until
+:meth:`CalibrationSession.apply`.
+
+Using it (a person at a terminal — ``python -m swervelib calibrate`` — or a simulated person in a
+test follow the same calls)::
+
+    from swervelib.tools.calibrate import CalibrationSession
+    from swervelib.tools.telemetry_client import NetworkTablesTelemetry
+
+    with NetworkTablesTelemetry("localhost") as source:           # or "1234", "10.12.34.2"
+        session = CalibrationSession("deploy/swerve", source)
+        while (step := session.next_step()) is not None:
+            show(step.setup)                      # prepare (may be ""), before the baseline
+            session.begin(step)                   # baseline readings (person holds still)
+            show(step.text)                       # the movement to make
+            ...                                   # optional: session.live() for live readings
+            observation = session.finish(step)    # readings after, and the verdict
+            show(observation.explanation)         # not accepted -> next_step() is the same step
+        result = session.apply(confirm=ask)       # ask(summary) -> bool; EditResult or None
+
+:class:`Step` fields: ``index``, ``kind`` (a :class:`StepKind`), ``module`` (a module name or None),
+``setup`` and ``text`` (what to do before the baseline, and the movement itself), ``watches`` (the
+telemetry :class:`~swervelib.tools.telemetry_client.Signal` values judged), ``still`` (values that
+must *not* move, e.g. the other modules), ``decides`` (the configuration fields it may change) and
+``minimum`` / ``unit`` (the smallest movement judged). The kinds, in order:
+
+1. ``lift`` — lift the robot, disabled; checks that every raw value is published and valid.
+2. ``face_bevels_left`` — every wheel pointing forward with its bevel gear facing left.
+3. for each module: ``turn_module`` — turn it counter-clockwise (seen from above) about a quarter
+   turn: decides ``inverted.angle`` from ``Raw Angle Encoder`` and ``absoluteEncoderInverted`` from
+   ``Raw Absolute Encoder`` (the shortest signed change, so 350° → 80° is +90°); then
+   ``spin_wheel`` — roll its wheel forward: decides ``inverted.drive`` from ``Raw Drive Encoder``.
+4. ``rotate_robot`` — rotate the whole robot counter-clockwise: decides ``invertedIMU`` (or
+   ``invertIMU``, whichever spelling the file uses; both if both) from ``Raw IMU Yaw`` (unwrapped).
+5. ``capture_offsets`` — every wheel pointing forward again: each ``Raw Absolute Encoder`` becomes
+   that module's ``absoluteEncoderOffset``.
+
+Every reading is published *after* the robot's current flags, so a reading that decreases while the
+movement was counter-clockwise means the current flag is wrong: the new flag is the current one
+toggled (``true`` if it was ``false``, and ``false`` if it was ``true``). The angle and drive
+readings are only used for their direction, so they need no conversion. The captured offset does:
+the robot publishes ``Raw Absolute Encoder`` in the direction of its *current*
+``absoluteEncoderInverted``; when this session toggles that flag the offset written is
+``(360 − raw) mod 360``, the reading the robot will publish once the new flag is deployed (an
+inverted absolute encoder reads ``360 − r`` for a raw ``r``). Offsets are written in [0°, 360°),
+rounded to 0.01°.
+
+Each :class:`Observation` has ``verdict`` (a :class:`Verdict`), ``accepted``, the ``movements``
+(``before``, ``after``, signed ``change``, ``travel``) of every watched value, the ``decisions``
+(``file``, ``field``, ``old``, ``new``, ``reason``), and an ``explanation`` such as::
+
+    frontleft Raw Angle Encoder went 12.0° → −78.0° while turned counter-clockwise: setting
+    inverted.angle = true
+
+A movement is refused, and the step asked again, when it is too small (under
+:class:`Thresholds`: 10° for a module, 5 cm for a wheel, 10° for the robot), when the readings went
+back and forth or were still changing at the end (noisy), when another module moved instead
+(wrong module: or the ids belong to another corner, spec §2.5), when the absolute and angle
+encoders disagree (inconsistent), or when a value is missing or implausible (no data).
+
+``begin`` / ``finish`` each take ``settle_samples`` readings ``sample_interval_s`` apart (4 readings
+0.05 s apart by default); :meth:`CalibrationSession.sample` (called by :meth:`CalibrationSession.live`) adds
+readings in between, which lets a wrapping absolute encoder be followed through more than half a
+turn. Steps must be done in order; :meth:`CalibrationSession.skip` skips one (nothing is decided).
+
+``apply(confirm, dry_run=False)`` refuses while steps are left; otherwise, when something changes,
+it calls ``confirm(summary)`` (or takes a bool) and writes every change in one
+:class:`~swervelib.tools.edit.ConfigEditor` transaction (validated, backed up, one-line summary),
+checking first that no file changed since the session started. It returns the ``EditResult``
+(``dry_run``: the diff, nothing written), or None when there was nothing to change or the person
+declined. The configuration directory must be the one the robot is running.
+
+Errors, each with a message for the person: ``ConfigError`` (the directory is not valid, from the
+constructor), :class:`CalibrationError` (the robot publishes other modules, steps out of order or
+left, a file changed meanwhile), ``EditError`` (the write was refused, from ``apply``).
+"""
+
+from __future__ import annotations
+
+import enum
+import json
+import math
+import threading
+import time
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from itertools import pairwise
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from swervelib.config import SwerveConfig, load_directory
+from swervelib.config.catalog import Bus
+from swervelib.tools.telemetry_client import (
+    RAW_ABSOLUTE,
+    RAW_ANGLE,
+    RAW_DRIVE,
+    RAW_IMU_YAW,
+    Signal,
+    Snapshot,
+    TelemetryError,
+    TelemetrySource,
+    module_signals,
+)
+
+if TYPE_CHECKING:
+    import os
+
+    from swervelib.tools.edit import EditResult
+
+DRIVE_FILE = "swervedrive.json"
+# fields that may be absent from a file, and the value an absent one means
+DEFAULTS: Mapping[str, bool | float] = {
+    "absoluteEncoderInverted": False,
+    "invertedIMU": False,
+    "invertIMU": False,
+}
+
+
+class CalibrationError(Exception):
+    """The session cannot go on as asked (wrong order, steps left, files changed meanwhile, ...)."""
+
+
+class StepKind(enum.StrEnum):
+    LIFT = "lift"
+    FACE_BEVELS_LEFT = "face_bevels_left"
+    TURN_MODULE = "turn_module"
+    SPIN_WHEEL = "spin_wheel"
+    ROTATE_ROBOT = "rotate_robot"
+    CAPTURE_OFFSETS = "capture_offsets"
+
+
+class Verdict(enum.StrEnum):
+    DONE = "done"  # accepted, nothing to decide (lift, face bevels left)
+    DECIDED = "decided"  # accepted, decisions made
+    SKIPPED = "skipped"  # accepted without looking (CalibrationSession.skip)
+    TOO_SMALL = "too_small"
+    NOISY = "noisy"
+    WRONG_MODULE = "wrong_module"
+    INCONSISTENT = "inconsistent"
+    NO_DATA = "no_data"
+
+
+ACCEPTED = frozenset({Verdict.DONE, Verdict.DECIDED, Verdict.SKIPPED})
+
+
+@dataclass(frozen=True)
+class Thresholds:
+    """When a movement is big and clean enough to judge."""
+
+    min_turn_deg: float = 10.0  # a module turned by hand
+    min_roll_m: float = 0.05  # a wheel rolled by hand
+    min_robot_deg: float = 10.0  # the whole robot rotated
+    backtrack: float = 0.5  # travel may exceed |change| by this fraction (+ 2 × settle tolerance)
+    settle_deg: float = 2.0  # the final readings must agree within this ...
+    settle_m: float = 0.01  # ... or this, for the wheel
+    max_jump_deg: float = 150.0  # largest absolute-encoder change between two readings
+    agreement: float = 0.25  # |Δ absolute| and |Δ angle| may differ by this fraction of |Δ angle|
+    capture_deg: float = 2.0  # captured absolute readings must agree within this
+
+
+@dataclass(frozen=True)
+class Step:
+    """One instruction for the person, and what the session watches while they follow it."""
+
+    index: int
+    kind: StepKind
+    module: str | None
+    setup: str  # what to do before the baseline is taken ("" = nothing)
+    text: str  # the movement (or action) itself
+    watches: tuple[Signal, ...] = ()  # judged
+    still: tuple[Signal, ...] = ()  # must not move (the other modules)
+    decides: tuple[str, ...] = ()  # configuration fields this step may change
+    minimum: float | None = None  # smallest movement judged, in `unit`
+    unit: str = ""
+
+    @property
+    def title(self) -> str:
+        return f"{self.kind.value}" + (f" {self.module}" if self.module else "")
+
+
+@dataclass(frozen=True)
+class Movement:
+    """How one watched value moved during an attempt."""
+
+    signal: Signal
+    before: float
+    after: float
+    change: float  # signed; for the absolute encoder the sum of shortest changes (wrap-safe)
+    travel: float  # total distance covered (≥ |change|; more means back and forth)
+    largest_jump: float  # the largest change between two consecutive readings
+    final_spread: float  # how much the last readings disagreed (still moving?)
+
+    def describe(self) -> str:
+        unit = self.signal.unit
+        text = f"{self.signal.label} went {_fmt(self.before, unit)} → {_fmt(self.after, unit)}"
+        if self.signal.wraps and abs(self.before + self.change - self.after) > 1e-6:
+            text += f" ({_fmt(self.change, unit, sign=True)}, through 0°/360°)"
+        return text
+
+
+@dataclass(frozen=True)
+class Decision:
+    """The value one configuration field gets, and why."""
+
+    file: str  # relative to the directory, e.g. "modules/frontleft.json"
+    field: str  # dotted, e.g. "inverted.angle"
+    old: bool | float
+    new: bool | float
+    reason: str
+
+    @property
+    def changed(self) -> bool:
+        if isinstance(self.old, bool) or isinstance(self.new, bool):
+            return self.old != self.new
+        return abs(wrap_180(float(self.new) - float(self.old))) >= 0.005
+
+    def describe(self) -> str:
+        return f"{self.file} {self.field}: {_json(self.old)} → {_json(self.new)}"
+
+
+@dataclass(frozen=True)
+class Observation:
+    """The outcome of one attempt at a step."""
+
+    step: Step
+    verdict: Verdict
+    explanation: str
+    movements: tuple[Movement, ...] = ()
+    decisions: tuple[Decision, ...] = ()
+    attempt: int = 1
+
+    @property
+    def accepted(self) -> bool:
+        return self.verdict in ACCEPTED
+
+
+# -- small helpers ---------------------------------------------------------------------------------
+def wrap_180(degrees: float) -> float:
+    """``degrees`` in [−180°, 180°)."""
+    return (degrees + 180.0) % 360.0 - 180.0
+
+
+def wrap_360(degrees: float) -> float:
+    """``degrees`` in [0°, 360°)."""
+    value = degrees % 360.0
+    return 0.0 if value >= 360.0 else value
+
+
+def circular_mean_deg(values: Sequence[float]) -> float:
+    """The mean direction of angles in degrees, in [0°, 360°)."""
+    s = sum(math.sin(math.radians(v)) for v in values)
+    c = sum(math.cos(math.radians(v)) for v in values)
+    return wrap_360(math.degrees(math.atan2(s, c)))
+
+
+def inverted_reading(raw_deg: float) -> float:
+    """What an absolute encoder reads for raw ``raw_deg`` once its inversion is toggled."""
+    return wrap_360(360.0 - raw_deg)
+
+
+def _fmt(value: float, unit: str, *, sign: bool = False) -> str:
+    digits = 3 if unit.strip() == "m" else 1
+    text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
+    return text.replace("-", "−") + unit
+
+
+def _json(value: bool | float) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return f"{value:g}"
+
+
+def _diff(signal: Signal, a: float, b: float) -> float:
+    return wrap_180(b - a) if signal.wraps else b - a
+
+
+def movement(signal: Signal, values: Sequence[float], before_index: int, final: int) -> Movement:
+    """Analyse one signal's readings; ``values[before_index]`` is the baseline, the last ``final``
+    readings are the ones taken at the end."""
+    series = values[before_index:]
+    diffs = [_diff(signal, a, b) for a, b in pairwise(series)]
+    last = values[-1]
+    tail = [_diff(signal, last, v) for v in values[-final:]]
+    return Movement(
+        signal=signal,
+        before=series[0],
+        after=last,
+        change=sum(diffs),
+        travel=sum(abs(d) for d in diffs),
+        largest_jump=max((abs(d) for d in diffs), default=0.0),
+        final_spread=max(tail) - min(tail) if tail else 0.0,
+    )
+
+
+def write_decisions(
+    directory: Path,
+    decisions: Sequence[Decision],
+    what: str,
+    *,
+    dry_run: bool,
+) -> EditResult:
+    """Write ``decisions`` in one ConfigEditor transaction, refusing if a file changed meanwhile."""
+    from swervelib.tools.edit import ConfigEditor
+
+    with ConfigEditor(directory, dry_run=dry_run) as editor:
+        for d in decisions:
+            if d.field in DEFAULTS:
+                current = editor.get(d.file, d.field, DEFAULTS[d.field])
+            else:
+                current = editor.get(d.file, d.field)
+            if not _same(current, d.old):
+                raise CalibrationError(
+                    f"{d.file} {d.field} is now {current!r}, not {_json(d.old)} as when the "
+                    "readings were taken: the file changed meanwhile; run the calibration again"
+                )
+            editor.set(d.file, d.field, d.new)
+        return editor.commit(what)
+
+
+def _same(current: object, old: bool | float) -> bool:
+    if isinstance(old, bool):
+        return isinstance(current, bool) and current == old
+    if isinstance(current, bool) or not isinstance(current, int | float):
+        return False
+    return abs(float(current) - float(old)) < 1e-6
+
+
+# -- the session -----------------------------------------------------------------------------------
+@dataclass
+class _Attempt:
+    step: Step
+    number: int
+    baseline: list[Snapshot] = field(default_factory=list)
+    middle: list[Snapshot] = field(default_factory=list)
+    final: list[Snapshot] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+class CalibrationSession:
+    """The spec §3.1 procedure over ``source`` for the configuration in ``directory``.
+
+    See the module docstring for the protocol. ``thresholds`` sets what is judged;
+    ``settle_samples`` / ``sample_interval_s`` how many readings ``begin`` and ``finish`` take and
+    how far apart; ``sleep`` is the pause between them (tests may pass a no-op).
+    """
+
+    def __init__(
+        self,
+        directory: str | os.PathLike[str],
+        source: TelemetrySource,
+        *,
+        thresholds: Thresholds | None = None,
+        settle_samples: int = 4,
+        sample_interval_s: float = 0.05,
+        sleep: Callable[[float], None] = time.sleep,
+    ) -> None:
+        self.directory = Path(directory)
+        self.config: SwerveConfig = load_directory(self.directory)
+        self.source = source
+        self.thresholds = thresholds or Thresholds()
+        self.settle_samples = max(1, settle_samples)
+        self.sample_interval_s = max(0.0, sample_interval_s)
+        self._sleep = sleep
+        self._lock = threading.RLock()
+        names = tuple(m.name for m in self.config.modules)
+        robot = source.module_names()
+        if robot is not None and tuple(robot) != names:
+            raise CalibrationError(
+                f"the robot publishes modules {list(robot)}, but {self.directory} has "
+                f"{list(names)}: deploy this configuration (or point at the directory the robot "
+                "runs) first"
+            )
+        self._modules = {m.name: m for m in self.config.modules}
+        self._imu_fields = self._imu_field_names()
+        self.steps: tuple[Step, ...] = self._build_steps()
+        self.observations: list[Observation] = []  # every attempt, in order
+        self._accepted: dict[int, Observation] = {}
+        self._attempt: _Attempt | None = None
+
+    # -- the steps ---------------------------------------------------------------------------------
+    def _imu_field_names(self) -> tuple[str, ...]:
+        try:
+            data = json.loads((self.directory / DRIVE_FILE).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            data = {}
+        present = tuple(
+            k for k in ("invertedIMU", "invertIMU") if isinstance(data, dict) and k in data
+        )
+        return present or ("invertedIMU",)
+
+    def _has_encoder(self, module: str) -> bool:
+        return self._modules[module].encoder_type.bus is not Bus.NONE
+
+    def _build_steps(self) -> tuple[Step, ...]:
+        t = self.thresholds
+        names = list(self._modules)
+        steps: list[Step] = []
+
+        def add(
+            kind: StepKind,
+            module: str | None,
+            setup: str,
+            text: str,
+            *,
+            watches: tuple[Signal, ...] = (),
+            still: tuple[Signal, ...] = (),
+            decides: tuple[str, ...] = (),
+            minimum: float | None = None,
+            unit: str = "",
+        ) -> None:
+            steps.append(
+                Step(len(steps), kind, module, setup, text, watches, still, decides, minimum, unit)
+            )
+
+        add(
+            StepKind.LIFT,
+            None,
+            "",
+            "Lift the robot so that every wheel turns freely (on blocks, or on its side) and leave "
+            "it disabled, connected and running: you will turn the modules and wheels by hand. "
+            "(Counter-clockwise always means seen from above.)",
+            watches=module_signals(names),
+        )
+        add(
+            StepKind.FACE_BEVELS_LEFT,
+            None,
+            "",
+            "Turn every module by hand so that its wheel points straight forward, towards the "
+            "robot's front, with the wheel's bevel gear facing left.",
+        )
+        for name in names:
+            watches = [Signal(name, RAW_ANGLE)]
+            decides = ["inverted.angle"]
+            if self._has_encoder(name):
+                watches.append(Signal(name, RAW_ABSOLUTE))
+                decides.append("absoluteEncoderInverted")
+            add(
+                StepKind.TURN_MODULE,
+                name,
+                f"Make sure the {name} wheel points forward, bevel gear facing left, and hold it "
+                "still.",
+                f"Turn the {name} module counter-clockwise (seen from above) by hand, about a "
+                f"quarter turn (at least {t.min_turn_deg:g}°, less than half a turn), then hold it "
+                "still.",
+                watches=tuple(watches),
+                still=tuple(Signal(o, RAW_ANGLE) for o in names if o != name),
+                decides=tuple(decides),
+                minimum=t.min_turn_deg,
+                unit="°",
+            )
+            add(
+                StepKind.SPIN_WHEEL,
+                name,
+                f"Turn the {name} module back so that its wheel points straight forward, bevel "
+                "gear facing left, and hold it still.",
+                f"Roll the {name} wheel forward by hand (its top moving towards the robot's front: "
+                f"counter-clockwise seen from the bevel side), at least {100 * t.min_roll_m:g} cm "
+                "(about a quarter turn of the wheel), then hold it still.",
+                watches=(Signal(name, RAW_DRIVE),),
+                still=tuple(Signal(o, RAW_DRIVE) for o in names if o != name),
+                decides=("inverted.drive",),
+                minimum=t.min_roll_m,
+                unit=" m",
+            )
+        add(
+            StepKind.ROTATE_ROBOT,
+            None,
+            "Hold the robot still (on the floor or on its cart, disabled).",
+            "Rotate the whole robot counter-clockwise (seen from above) by about a quarter turn "
+            f"(at least {t.min_robot_deg:g}°), then hold it still.",
+            watches=(Signal(None, RAW_IMU_YAW),),
+            decides=self._imu_fields,
+            minimum=t.min_robot_deg,
+            unit="°",
+        )
+        with_encoders = [n for n in names if self._has_encoder(n)]
+        if with_encoders:
+            add(
+                StepKind.CAPTURE_OFFSETS,
+                None,
+                "Point every wheel straight forward, bevel gears facing left as at the start, as "
+                "exactly as you can (a straight edge along the wheels helps).",
+                "Hold every wheel still while the absolute encoder readings are captured.",
+                watches=tuple(Signal(n, RAW_ABSOLUTE) for n in with_encoders),
+                decides=("absoluteEncoderOffset",),
+                unit="°",
+            )
+        return tuple(steps)
+
+    def next_step(self) -> Step | None:
+        """The first step without an accepted observation (the same step again after a refusal)."""
+        for step in self.steps:
+            if step.index not in self._accepted:
+                return step
+        return None
+
+    @property
+    def done(self) -> bool:
+        return self.next_step() is None
+
+    def accepted(self, step: Step) -> Observation | None:
+        return self._accepted.get(step.index)
+
+    # -- reading -----------------------------------------------------------------------------------
+    def _read(self, attempt: _Attempt) -> Snapshot | None:
+        try:
+            return self.source.read()
+        except TelemetryError as error:
+            attempt.errors.append(str(error))
+            return None
+
+    def _window(self, attempt: _Attempt, into: list[Snapshot]) -> None:
+        for i in range(self.settle_samples):
+            if i:
+                self._sleep(self.sample_interval_s)
+            snapshot = self._read(attempt)
+            if snapshot is not None:
+                into.append(snapshot)
+
+    def _check_order(self, step: Step) -> None:
+        expected = self.next_step()
+        if expected is None or expected.index != step.index:
+            want = "none (all done)" if expected is None else f"{expected.index} ({expected.title})"
+            raise CalibrationError(
+                f"step {step.index} ({step.title}) is not the next step: the next one is {want}"
+            )
+
+    def begin(self, step: Step) -> None:
+        """Start an attempt at ``step``: take the baseline readings (the person holds still)."""
+        with self._lock:
+            self._check_order(step)
+            number = 1 + sum(1 for o in self.observations if o.step.index == step.index)
+            attempt = _Attempt(step, number)
+            self._window(attempt, attempt.baseline)
+            self._attempt = attempt
+
+    def sample(self) -> Snapshot | None:
+        """Take one reading during the movement (optional; follows wraps more closely)."""
+        with self._lock:
+            attempt = self._attempt
+            if attempt is None:
+                return None
+            snapshot = self._read(attempt)
+            if snapshot is not None:
+                attempt.middle.append(snapshot)
+            return snapshot
+
+    def live(self) -> str:
+        """One line of live readings for the step in progress (takes a :meth:`sample`)."""
+        with self._lock:
+            attempt = self._attempt
+            snapshot = self.sample()
+            if attempt is None or snapshot is None:
+                return "(no reading)" if attempt is not None else ""
+            step = attempt.step
+            signals = step.watches or ()
+            parts = []
+            for signal in signals:
+                value = snapshot.values.get(signal)
+                if value is None:
+                    parts.append(f"{signal.label}: {snapshot.problem(signal)}")
+                    continue
+                text = f"{signal.label} {_fmt(value, signal.unit)}"
+                base = attempt.baseline[-1].values.get(signal) if attempt.baseline else None
+                if base is not None and step.kind is not StepKind.CAPTURE_OFFSETS:
+                    text += f" ({_fmt(_diff(signal, base, value), signal.unit, sign=True)})"
+                parts.append(text)
+            return " | ".join(parts)
+
+    def skip(self, step: Step) -> Observation:
+        """Accept ``step`` without judging it: nothing is decided for it."""
+        with self._lock:
+            self._check_order(step)
+            self._attempt = None
+            observation = Observation(step, Verdict.SKIPPED, f"{step.title}: skipped")
+            self.observations.append(observation)
+            self._accepted[step.index] = observation
+            return observation
+
+    def finish(self, step: Step) -> Observation:
+        """End the attempt: take the final readings and judge them."""
+        with self._lock:
+            attempt = self._attempt
+            if attempt is None or attempt.step.index != step.index:
+                raise CalibrationError(f"finish({step.title}) without begin({step.title})")
+            self._window(attempt, attempt.final)
+            self._attempt = None
+            observation = self._judge(attempt)
+            self.observations.append(observation)
+            if observation.accepted:
+                self._accepted[step.index] = observation
+            return observation
+
+    # -- judging -----------------------------------------------------------------------------------
+    def _refuse(
+        self, attempt: _Attempt, verdict: Verdict, text: str, movements: Iterable[Movement] = ()
+    ) -> Observation:
+        return Observation(
+            attempt.step, verdict, f"{text} Do it again.", tuple(movements), (), attempt.number
+        )
+
+    def _judge(self, attempt: _Attempt) -> Observation:
+        step = attempt.step
+        snapshots = [*attempt.baseline, *attempt.middle, *attempt.final]
+        if attempt.errors:
+            return self._refuse(attempt, Verdict.NO_DATA, attempt.errors[-1] + ".")
+        if not attempt.baseline or not attempt.final:
+            return self._refuse(attempt, Verdict.NO_DATA, "No readings were taken.")
+        signals = (*step.watches, *step.still)
+        for snapshot in snapshots:
+            for signal in signals:
+                problem = snapshot.problem(signal)
+                if problem is not None:
+                    return self._refuse(attempt, Verdict.NO_DATA, problem + ".")
+        if step.kind is StepKind.LIFT:
+            return Observation(
+                step,
+                Verdict.DONE,
+                f"All {len(step.watches)} raw readings are published and believable.",
+                attempt=attempt.number,
+            )
+        if not step.watches:
+            return Observation(step, Verdict.DONE, "Done.", attempt=attempt.number)
+        b = len(attempt.baseline) - 1
+        n = len(attempt.final)
+        moves = {s: movement(s, [snap.values[s] for snap in snapshots], b, n) for s in signals}
+        if step.kind is StepKind.CAPTURE_OFFSETS:
+            final = {s: [snap.values[s] for snap in attempt.final] for s in step.watches}
+            return self._judge_capture(attempt, moves, final)
+        return self._judge_movement(attempt, moves)
+
+    def _settle(self, signal: Signal) -> float:
+        return self.thresholds.settle_m if signal.name == RAW_DRIVE else self.thresholds.settle_deg
+
+    def _judge_movement(self, attempt: _Attempt, moves: Mapping[Signal, Movement]) -> Observation:
+        step, t = attempt.step, self.thresholds
+        minimum = step.minimum or 0.0
+        main = step.watches[0]
+        judged = [moves[s] for s in step.watches]
+        for m in judged:
+            if m.final_spread > self._settle(m.signal):
+                return self._refuse(
+                    attempt,
+                    Verdict.NOISY,
+                    f"{m.signal.label} was still changing at the end (by "
+                    f"{_fmt(m.final_spread, m.signal.unit)}): hold still before finishing.",
+                    judged,
+                )
+        moved_others = [moves[s] for s in step.still if abs(moves[s].change) >= minimum]
+        if moved_others:
+            other = moved_others[0]
+            target = moves[main]
+            if abs(target.change) < minimum:
+                text = (
+                    f"{step.module} did not move, but {other.signal.label} moved "
+                    f"{_fmt(other.change, other.signal.unit, sign=True)}: either the wrong module "
+                    f"was moved, or the ids in modules/{step.module}.json belong to another "
+                    "corner (spec §2.5)."
+                )
+            else:
+                text = (
+                    f"{other.signal.label} moved {_fmt(other.change, other.signal.unit, sign=True)}"
+                    f" as well: move only {step.module}."
+                )
+            return self._refuse(attempt, Verdict.WRONG_MODULE, text, (*judged, *moved_others))
+        target = moves[main]
+        if abs(target.change) < minimum:
+            return self._refuse(
+                attempt,
+                Verdict.TOO_SMALL,
+                f"{target.describe()}: a change of only "
+                f"{_fmt(abs(target.change), main.unit)}, too small to judge (at least "
+                f"{_fmt(minimum, main.unit)}).",
+                judged,
+            )
+        for m in judged:
+            allowed = abs(m.change) * (1.0 + t.backtrack) + 2.0 * self._settle(m.signal)
+            if m.travel > allowed:
+                return self._refuse(
+                    attempt,
+                    Verdict.NOISY,
+                    f"{m.signal.label} went back and forth ({_fmt(m.travel, m.signal.unit)} of "
+                    f"travel for a change of {_fmt(m.change, m.signal.unit, sign=True)}): move in "
+                    "one direction only.",
+                    judged,
+                )
+        if step.kind is StepKind.TURN_MODULE and len(judged) > 1:
+            absolute = judged[1]
+            if absolute.largest_jump > t.max_jump_deg:
+                return self._refuse(
+                    attempt,
+                    Verdict.INCONSISTENT,
+                    f"{absolute.signal.label} jumped {_fmt(absolute.largest_jump, '°')} between "
+                    "two readings, too far to tell its direction through 0°/360°: turn about a "
+                    "quarter turn, not more.",
+                    judged,
+                )
+            if abs(absolute.change) < minimum:
+                return self._refuse(
+                    attempt,
+                    Verdict.INCONSISTENT,
+                    f"{absolute.describe()}, hardly moving while {target.signal.name} changed "
+                    f"{_fmt(target.change, '°', sign=True)}: is the absolute encoder connected, "
+                    "and is it this module's?",
+                    judged,
+                )
+            gap = abs(abs(absolute.change) - abs(target.change))
+            if gap > max(minimum, t.agreement * abs(target.change)):
+                return self._refuse(
+                    attempt,
+                    Verdict.INCONSISTENT,
+                    f"{absolute.signal.name} changed {_fmt(absolute.change, '°', sign=True)} but "
+                    f"{target.signal.name} {_fmt(target.change, '°', sign=True)}: they should turn "
+                    "by the same amount (turn less than half a turn; check the angle gear ratio).",
+                    judged,
+                )
+        decisions = tuple(self._flag_decision(step, m) for m in judged)
+        explanation = "\n".join(d.reason for d in decisions)
+        return Observation(
+            step, Verdict.DECIDED, explanation, tuple(judged), decisions, attempt.number
+        )
+
+    def _flag_decision(self, step: Step, m: Movement) -> Decision:
+        signal = m.signal
+        if signal.name == RAW_IMU_YAW:
+            file, fields = DRIVE_FILE, self._imu_fields
+            old: bool = self.config.drive.imu_inverted
+            action = "while the robot was rotated counter-clockwise"
+        else:
+            module = self._modules[signal.module or ""]
+            file = module.file
+            if signal.name == RAW_ANGLE:
+                fields, old = ("inverted.angle",), module.inverted.angle
+                action = "while turned counter-clockwise"
+            elif signal.name == RAW_ABSOLUTE:
+                fields, old = ("absoluteEncoderInverted",), module.absolute_encoder_inverted
+                action = "while turned counter-clockwise"
+            else:
+                fields, old = ("inverted.drive",), module.inverted.drive
+                action = "while rolled forward"
+        decreased = m.change < 0
+        new = old != decreased
+        name = " and ".join(fields)
+        if new != old:
+            verdict = f"setting {name} = {_json(new)}" + (" (it was true)" if old else "")
+        else:
+            verdict = f"{name} stays {_json(old)}"
+        reason = f"{m.describe()} {action}: {verdict}"
+        # the first spelling carries the decision; extra spellings are written alongside (apply)
+        return Decision(file, fields[0], old, new, reason)
+
+    def _judge_capture(
+        self,
+        attempt: _Attempt,
+        moves: Mapping[Signal, Movement],
+        final: Mapping[Signal, Sequence[float]],
+    ) -> Observation:
+        step, t = attempt.step, self.thresholds
+        judged = [moves[s] for s in step.watches]
+        for m in judged:
+            spread = max(m.final_spread, m.travel)
+            if spread > t.capture_deg:
+                return self._refuse(
+                    attempt,
+                    Verdict.NOISY,
+                    f"{m.signal.label} changed by {_fmt(spread, '°')} while it should be still "
+                    f"(at most {_fmt(t.capture_deg, '°')}): hold every wheel still.",
+                    judged,
+                )
+        decisions = []
+        for m in judged:
+            raw = circular_mean_deg(final[m.signal])  # the readings at the end, averaged
+            decisions.append(self._offset_decision(m.signal.module or "", raw))
+        return Observation(
+            step,
+            Verdict.DECIDED,
+            "\n".join(d.reason for d in decisions),
+            tuple(judged),
+            tuple(decisions),
+            attempt.number,
+        )
+
+    def planned_encoder_inverted(self, module: str) -> bool:
+        """``absoluteEncoderInverted`` for ``module`` after this session's decisions."""
+        config = self._modules[module]
+        for observation in self._accepted.values():
+            for d in observation.decisions:
+                if d.file == config.file and d.field == "absoluteEncoderInverted":
+                    return bool(d.new)
+        return config.absolute_encoder_inverted
+
+    def _offset_decision(self, module: str, raw_deg: float) -> Decision:
+        config = self._modules[module]
+        return offset_decision(
+            config.file,
+            module,
+            raw_deg,
+            old_offset=config.absolute_encoder_offset_deg,
+            old_inverted=config.absolute_encoder_inverted,
+            new_inverted=self.planned_encoder_inverted(module),
+        )
+
+    # -- the result --------------------------------------------------------------------------------
+    def decisions(self) -> tuple[Decision, ...]:
+        """Every decision of the accepted observations (changed or not), in step order."""
+        ordered = sorted(self._accepted.values(), key=lambda o: o.step.index)
+        return tuple(d for o in ordered for d in o.decisions)
+
+    def changes(self) -> tuple[Decision, ...]:
+        """The decisions that change a value, each field written under every spelling it has."""
+        result: list[Decision] = []
+        for d in self.decisions():
+            if not d.changed:
+                continue
+            if d.file == DRIVE_FILE and d.field in ("invertedIMU", "invertIMU"):
+                result.extend(
+                    Decision(d.file, spelling, d.old, d.new, d.reason)
+                    for spelling in self._imu_fields
+                )
+            else:
+                result.append(d)
+        return tuple(result)
+
+    def summary(self) -> str:
+        """The changes apply() would write, for the person to confirm."""
+        changes = self.changes()
+        kept = sum(1 for d in self.decisions() if not d.changed)
+        if not changes:
+            return f"Nothing to change in {self.directory}: all {kept} settings checked are right."
+        width = max(len(d.file) for d in changes)
+        files_in_order = list(dict.fromkeys(d.file for d in changes))
+        lines = [f"Changes to write in {self.directory}:"]
+        for d in sorted(changes, key=lambda d: files_in_order.index(d.file)):
+            lines.append(f"  {d.file:<{width}}  {d.field}: {_json(d.old)} → {_json(d.new)}")
+        files = len({d.file for d in changes})
+        lines.append(
+            f"{len(changes)} change{'s' if len(changes) != 1 else ''} in {files} "
+            f"file{'s' if files != 1 else ''}; {kept} setting{'s' if kept != 1 else ''} already "
+            "right."
+        )
+        skipped = [o.step.title for o in self._accepted.values() if o.verdict is Verdict.SKIPPED]
+        if skipped:
+            lines.append(f"Skipped (nothing decided): {', '.join(skipped)}.")
+        return "\n".join(lines)
+
+    def apply(
+        self, confirm: Callable[[str], bool] | bool, *, dry_run: bool = False
+    ) -> EditResult | None:
+        """Write the changes after ``confirm(summary())`` says yes; see the module docstring."""
+        left = [s.title for s in self.steps if s.index not in self._accepted]
+        if left:
+            raise CalibrationError(f"steps not done yet: {', '.join(left)}")
+        changes = self.changes()
+        if not changes:
+            return None
+        ok = confirm if isinstance(confirm, bool) else confirm(self.summary())
+        if not ok:
+            return None
+        return write_decisions(self.directory, changes, "calibrate", dry_run=dry_run)
+
+
+def offset_decision(
+    file: str,
+    module: str,
+    raw_deg: float,
+    *,
+    old_offset: float,
+    old_inverted: bool,
+    new_inverted: bool,
+) -> Decision:
+    """``absoluteEncoderOffset`` from a ``Raw Absolute Encoder`` reading taken with the wheel facing
+    forward under ``old_inverted``, for a configuration that will have ``new_inverted``."""
+    reading = wrap_360(raw_deg)
+    if new_inverted != old_inverted:
+        value = round(inverted_reading(reading), 2)
+        how = (
+            f"{module} Raw Absolute Encoder reads {_fmt(reading, '°')} facing forward, in the old "
+            f"direction; with absoluteEncoderInverted = {_json(new_inverted)} that is "
+            f"{_fmt(value, '°')}"
+        )
+    else:
+        value = round(reading, 2)
+        how = f"{module} Raw Absolute Encoder reads {_fmt(reading, '°')} facing forward"
+    value = 0.0 if value >= 360.0 else value
+    decision = Decision(file, "absoluteEncoderOffset", float(old_offset), value, "")
+    if decision.changed:
+        verdict = f"absoluteEncoderOffset {_json(old_offset)} → {_json(value)}"
+    else:
+        decision = Decision(file, "absoluteEncoderOffset", float(old_offset), float(old_offset), "")
+        verdict = f"absoluteEncoderOffset stays {_json(old_offset)}"
+    return Decision(decision.file, decision.field, decision.old, decision.new, f"{how}: {verdict}")

@@ -1,0 +1,281 @@
+"""``eight-step DIRECTORY --step N | --next | --restore | --finish``: the spec §3.2 procedure.
+
+For when translation axes change with the robot heading in field-oriented driving and the single
+corrections of §3.1 did not fix it. Step N is a *state* of three settings, reached from wherever the
+configuration is (the table of §3.2 read cumulatively):
+
+====  ===========  =====================  ===============================
+step  IMU inverted  every inverted.drive  modules (relative to the start)
+====  ===========  =====================  ===============================
+1     false        false                  as at the start
+2     true         false                  as at the start
+3     true         true                   as at the start
+4     false        true                   as at the start
+5     false        true                   flipped (§3.3)
+6     false        false                  flipped
+7     true         false                  flipped
+8     true         true                   flipped
+====  ===========  =====================  ===============================
+
+The IMU flag is written under the spelling the file already uses (``invertedIMU`` or ``invertIMU``,
+both when both are present), ``invertedIMU`` when neither is. The first step remembers the starting
+bytes of swervedrive.json and of every module file under ``<directory>/.swervelib-eight-step/``
+(with the current step in ``state.json``), in the same all-or-nothing transaction as the edit:
+``--next`` goes to the following step, ``--restore`` writes the remembered bytes back exactly and
+forgets them, ``--finish`` keeps the current files and forgets them. Steps are computed from the
+current files, so other edits made between steps (an offset, a PID gain) are kept; ``--restore``
+discards them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from dataclasses import dataclass, fields
+from pathlib import PurePosixPath
+from typing import Any, Final
+
+from swervelib.tools.edit import (
+    DRIVE_FILE,
+    ConfigEditor,
+    EditError,
+    EditResult,
+    FaultHook,
+)
+from swervelib.tools.flip import apply_flip, describe_pairs, diagonal_pairs
+
+STATE_DIR: Final = ".swervelib-eight-step"
+STATE_FILE: Final = f"{STATE_DIR}/state.json"
+ORIGINALS: Final = f"{STATE_DIR}/original"
+IMU_KEYS: Final = ("invertedIMU", "invertIMU")
+
+
+@dataclass(frozen=True)
+class StepState:
+    """The configuration of one step."""
+
+    imu_inverted: bool
+    drive_inverted: bool
+    flipped: bool
+
+
+STEPS: Final[dict[int, StepState]] = {
+    1: StepState(False, False, False),
+    2: StepState(True, False, False),
+    3: StepState(True, True, False),
+    4: StepState(False, True, False),
+    5: StepState(False, True, True),
+    6: StepState(False, False, True),
+    7: StepState(True, False, True),
+    8: StepState(True, True, True),
+}
+
+
+@dataclass(frozen=True)
+class EightStepResult(EditResult):
+    """An :class:`EditResult` plus the step reached (None after restore/finish) and what to do."""
+
+    step: int | None = None
+    instructions: str = ""
+
+
+@dataclass(frozen=True)
+class _Progress:
+    step: int
+    flipped: bool
+    files: tuple[str, ...]
+
+
+def _flag(value: bool) -> str:
+    return "true" if value else "false"
+
+
+def _read_progress(editor: ConfigEditor) -> _Progress | None:
+    raw = editor.read_raw(STATE_FILE)
+    if raw is None:
+        return None
+    try:
+        data = json.loads(raw.decode("utf-8"))
+        step, flipped, files = data["step"], data["flipped"], data["files"]
+        if (
+            not isinstance(step, int)
+            or step not in STEPS
+            or not isinstance(flipped, bool)
+            or not isinstance(files, list)
+            or not all(isinstance(f, str) for f in files)
+        ):
+            raise ValueError("unexpected content")
+    except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
+        raise EditError(
+            f"{editor.directory / STATE_FILE} is unreadable ({error}): the starting "
+            f"configuration is in {editor.directory / ORIGINALS}; copy it back by hand and delete "
+            f"{editor.directory / STATE_DIR}"
+        ) from None
+    return _Progress(step, flipped, tuple(files))
+
+
+def _state_bytes(progress: _Progress) -> bytes:
+    data = {"step": progress.step, "flipped": progress.flipped, "files": list(progress.files)}
+    return (json.dumps(data, indent=2) + "\n").encode("utf-8")
+
+
+def _forget(editor: ConfigEditor, progress: _Progress) -> None:
+    editor.stage_raw(STATE_FILE, None)
+    for file in progress.files:
+        editor.stage_raw(f"{ORIGINALS}/{file}", None)
+
+
+def _with(result: EditResult, step: int | None, instructions: str) -> EightStepResult:
+    values: dict[str, Any] = {f.name: getattr(result, f.name) for f in fields(EditResult)}
+    return EightStepResult(**values, step=step, instructions=instructions)
+
+
+def _imu_keys(editor: ConfigEditor) -> list[str]:
+    present = [k for k in IMU_KEYS if editor.get_text(DRIVE_FILE, k) is not None]
+    return present or ["invertedIMU"]
+
+
+def _watch_for(directory: str, step: int) -> str:
+    lines = [
+        "Deploy, then drive field-oriented (robot on blocks first, then on the ground) and watch:",
+        "  1. Spin in place counter-clockwise: the robot must turn under control, hold its heading",
+        "     when you let go, and not spin out of control (6 of the 8 steps do).",
+        "  2. Drive forward, turn the robot about 90°, drive forward again: field-oriented forward",
+        "     must stay the same field direction whatever the heading (one step looks right but",
+        "     its translation axes turn with the robot).",
+        "  If both hold, stop here: `python -m swervelib eight-step "
+        f"{directory} --finish` keeps this configuration.",
+        "  If the robot then drives well but with its back as the front, also run "
+        f"`python -m swervelib flip {directory}` (spec §3.4).",
+    ]
+    if step < 8:
+        lines.append(
+            f"  Otherwise: `python -m swervelib eight-step {directory} --next` (step {step + 1})."
+        )
+    else:
+        lines.append(
+            "  Step 8 was the last. If none of the eight worked, the hardware configuration or the "
+            "wiring is wrong (check device ids against positions, spec §2.5); `--restore` returns "
+            "to the start."
+        )
+    lines.append(f"  `python -m swervelib eight-step {directory} --restore` returns to the start.")
+    return "\n".join(lines)
+
+
+def eight_step(
+    directory: str | os.PathLike[str],
+    step: int | None = None,
+    *,
+    next: bool = False,
+    restore: bool = False,
+    finish: bool = False,
+    dry_run: bool = False,
+    fault_hook: FaultHook | None = None,
+) -> EightStepResult:
+    """Set the configuration to the state of ``step`` (or the ``next`` one), or ``restore`` the
+    starting files byte for byte, or ``finish`` (keep the current files, forget the start)."""
+    chosen = [
+        name
+        for name, on in (
+            ("--step", step is not None),
+            ("--next", next),
+            ("--restore", restore),
+            ("--finish", finish),
+        )
+        if on
+    ]
+    if len(chosen) != 1:
+        raise EditError("choose exactly one of --step N, --next, --restore, --finish")
+    if step is not None and (
+        isinstance(step, bool) or not isinstance(step, int) or step not in STEPS
+    ):
+        raise EditError(f"the step must be a whole number from 1 to 8, not {step!r}")
+    shown = os.fspath(directory)
+    with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
+        progress = _read_progress(editor)
+        if restore or finish:
+            if progress is None:
+                raise EditError(
+                    f"no eight-step procedure is in progress in {shown} (nothing to "
+                    f"{'restore' if restore else 'finish'})"
+                )
+            if restore:
+                for file in progress.files:
+                    original = editor.read_raw(f"{ORIGINALS}/{file}")
+                    if original is None:
+                        raise EditError(
+                            f"the starting copy of {file} is missing from "
+                            f"{editor.directory / ORIGINALS}; nothing was restored"
+                        )
+                    editor.replace_file(file, original)
+            _forget(editor, progress)
+            if restore:
+                result = editor.commit("eight-step --restore", validate=False)
+                text = (
+                    f"Restored the configuration from before step 1 (was at step {progress.step})."
+                )
+            else:
+                result = editor.commit(f"eight-step --finish (keeping step {progress.step})")
+                text = f"Kept the configuration of step {progress.step}; the start is forgotten."
+            return _with(result, None, text)
+
+        if next:
+            if progress is not None and progress.step >= 8:
+                raise EditError(
+                    "step 8 was the last one. If none of the eight steps worked, the hardware "
+                    f"configuration or wiring is wrong (spec §3.2); `eight-step {shown} --restore` "
+                    "returns to the start"
+                )
+            target = 1 if progress is None else progress.step + 1
+        else:
+            assert step is not None
+            target = step
+        wanted = STEPS[target]
+
+        if progress is None:
+            files = editor.files()
+            for file in files:
+                editor.stage_raw(f"{ORIGINALS}/{file}", editor.original_bytes(file))
+            progress = _Progress(0, False, tuple(files))
+
+        modules = editor.module_files()
+        imu_keys = _imu_keys(editor)
+        imu_before = editor.get(DRIVE_FILE, imu_keys[0], False)
+        drive_before = {m: editor.get(m, "inverted.drive", None) for m in modules}
+
+        done: list[str] = []
+        if wanted.flipped != progress.flipped:
+            pairs = apply_flip(editor)
+            done.append(
+                ("flipped the modules" if wanted.flipped else "flipped the modules back")
+                + f" ({describe_pairs(pairs)})"
+            )
+        elif wanted.flipped:
+            diagonal_pairs(editor)  # still a flippable layout
+        for key in imu_keys:
+            if wanted.imu_inverted or editor.get_text(DRIVE_FILE, key) is not None:
+                editor.set(DRIVE_FILE, key, wanted.imu_inverted)  # absent already means false
+        if imu_before is not wanted.imu_inverted:
+            done.append(
+                f"{' and '.join(imu_keys)}: {_flag(bool(imu_before))} → {_flag(wanted.imu_inverted)}"
+            )
+        for module in modules:
+            editor.set(module, "inverted.drive", wanted.drive_inverted)
+        # what each file said before (after a flip a file holds its partner's motors)
+        changed = [
+            PurePosixPath(m).stem for m in modules if drive_before[m] is not wanted.drive_inverted
+        ]
+        if changed:
+            done.append(f"inverted.drive → {_flag(wanted.drive_inverted)} on {', '.join(changed)}")
+        editor.stage_raw(
+            STATE_FILE, _state_bytes(_Progress(target, wanted.flipped, progress.files))
+        )
+        result = editor.commit(f"eight-step {target}")
+
+    state = (
+        f"Step {target} of 8: IMU inverted {_flag(wanted.imu_inverted)}, every inverted.drive "
+        f"{_flag(wanted.drive_inverted)}, modules "
+        f"{'flipped' if wanted.flipped else 'as at the start'}."
+    )
+    what = "Changed: " + "; ".join(done) + "." if done else "Nothing to change for this step."
+    return _with(result, target, "\n".join([state, what, _watch_for(shown, target)]))

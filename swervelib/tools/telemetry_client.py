@@ -1,0 +1,373 @@
+"""Reading a robot's raw swerve telemetry from outside the robot (spec §2.3).
+
+The robot (``SwerveDrive``, telemetry verbosity ``HIGH``) publishes under
+``/SmartDashboard/swerve/``: per module ``modules/<name>/Raw Absolute Encoder`` (degrees, after
+``absoluteEncoderInverted``, before the offset), ``Raw Angle Encoder`` (degrees of module rotation,
+after ``inverted.angle``), ``Raw Drive Encoder`` (metres, after ``inverted.drive``), and
+``Raw IMU Yaw`` (degrees, after ``invertedIMU``, unwrapped), plus ``moduleNames`` once.
+
+:class:`TelemetrySource` is the small interface the calibration tools read through:
+
+* :meth:`TelemetrySource.module_names` — the module names the robot says it has (``None`` when it
+  does not say);
+* :meth:`TelemetrySource.read` — one :class:`Snapshot` of every raw value, each already validated.
+
+Two implementations:
+
+* :class:`NetworkTablesTelemetry` — a NetworkTables 4 *client* (its own
+  ``NetworkTableInstance.create()``, never the process's default instance), connecting to a host
+  name or address, a team number (``"1234"`` → ``setServerTeam(1234)``) or ``"localhost"``
+  (``robotpy sim``), with an optional port. Subscribers are created once, in the constructor. If
+  no robot answers within ``timeout_s`` it raises :class:`TelemetryConnectionError` with a message
+  saying what to check.
+* :class:`MemoryTelemetry` — values held in a dictionary, for tests and dry runs.
+
+Validation: every value read is checked before anything can use it — it must be published, be a
+number (a double, float or integer topic; a boolean is not a number), be finite, and lie in a
+plausible range (:data:`PLAUSIBLE`). A value failing a check is left out of the snapshot and its
+problem is recorded instead (``Snapshot.problems``); :meth:`Snapshot.get` then raises
+:class:`TelemetryError` with that message. A snapshot therefore never hands out NaN, infinity, a
+string, or an absurd number.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import threading
+import time
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from types import TracebackType
+from typing import Any, Final, Protocol
+
+ROOT: Final = "/SmartDashboard/swerve"
+RAW_ABSOLUTE: Final = "Raw Absolute Encoder"
+RAW_ANGLE: Final = "Raw Angle Encoder"
+RAW_DRIVE: Final = "Raw Drive Encoder"
+RAW_IMU_YAW: Final = "Raw IMU Yaw"
+MODULE_SIGNALS: Final = (RAW_ABSOLUTE, RAW_ANGLE, RAW_DRIVE)
+DEFAULT_PORT4: Final = 5810
+
+# name -> (lowest, highest, unit): a reading outside is not believed.
+PLAUSIBLE: Final[Mapping[str, tuple[float, float, str]]] = {
+    RAW_ABSOLUTE: (-720.0, 720.0, "°"),  # [0, 360) from swervelib; some robots publish ±180
+    RAW_ANGLE: (-1.0e7, 1.0e7, "°"),  # unwrapped: many turns are fine, 27 000 turns are not
+    RAW_DRIVE: (-1.0e5, 1.0e5, " m"),
+    RAW_IMU_YAW: (-1.0e7, 1.0e7, "°"),  # unwrapped
+}
+
+
+class TelemetryError(Exception):
+    """A telemetry value is missing or not believable; the message says which and why."""
+
+
+class TelemetryConnectionError(TelemetryError):
+    """No robot answered (or the connection was lost)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Signal:
+    """One raw telemetry value: ``module`` None for drive-level values (``Raw IMU Yaw``)."""
+
+    module: str | None
+    name: str
+
+    @property
+    def path(self) -> str:
+        """Relative to ``/SmartDashboard/swerve/``, e.g. ``modules/frontleft/Raw Angle Encoder``."""
+        return self.name if self.module is None else f"modules/{self.module}/{self.name}"
+
+    @property
+    def topic(self) -> str:
+        return f"{ROOT}/{self.path}"
+
+    @property
+    def label(self) -> str:
+        """For people: ``frontleft Raw Angle Encoder``."""
+        return self.name if self.module is None else f"{self.module} {self.name}"
+
+    @property
+    def unit(self) -> str:
+        return PLAUSIBLE[self.name][2]
+
+    @property
+    def wraps(self) -> bool:
+        """True when the value wraps at a full turn (the absolute encoder's [0°, 360°))."""
+        return self.name == RAW_ABSOLUTE
+
+
+def module_signals(modules: Iterable[str]) -> tuple[Signal, ...]:
+    """Every raw signal of these modules, then ``Raw IMU Yaw``."""
+    signals = [Signal(m, name) for m in modules for name in MODULE_SIGNALS]
+    return (*signals, Signal(None, RAW_IMU_YAW))
+
+
+def validate(signal: Signal, value: object) -> tuple[float | None, str | None]:
+    """``(number, None)`` when ``value`` is believable for ``signal``, else ``(None, problem)``."""
+    if value is None:
+        return None, f"{signal.label}: not published by the robot"
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        return None, (
+            f"{signal.label}: wrong type (expected a number, found {type(value).__name__} "
+            f"{value!r})"
+        )
+    number = float(value)
+    if not math.isfinite(number):
+        return None, f"{signal.label}: not a finite number ({number})"
+    low, high, unit = PLAUSIBLE[signal.name]
+    if not low <= number <= high:
+        return None, (
+            f"{signal.label}: implausible value {number:g}{unit} (expected {low:g} to {high:g})"
+        )
+    return number, None
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """Every raw value at one moment: the believable ones, and what is wrong with the others."""
+
+    values: Mapping[Signal, float]
+    problems: Mapping[Signal, str] = field(default_factory=dict)
+    time_s: float = 0.0  # the reader's monotonic clock
+
+    def get(self, signal: Signal) -> float:
+        """The validated value, or :class:`TelemetryError` saying why there is none."""
+        try:
+            return self.values[signal]
+        except KeyError:
+            problem = self.problems.get(signal, f"{signal.label}: not read")
+            raise TelemetryError(problem) from None
+
+    def problem(self, signal: Signal) -> str | None:
+        if signal in self.values:
+            return None
+        return self.problems.get(signal, f"{signal.label}: not read")
+
+
+class TelemetrySource(Protocol):
+    """Where the calibration tools read the robot's raw values from."""
+
+    def module_names(self) -> tuple[str, ...] | None:
+        """The module names the robot publishes (``moduleNames``), or None if it publishes none."""
+        ...
+
+    def read(self) -> Snapshot:
+        """Every raw value now, validated. Raises TelemetryConnectionError if the robot is gone."""
+        ...
+
+
+def snapshot_from(raw: Mapping[Signal, object], *, time_s: float | None = None) -> Snapshot:
+    """Validate raw values (``None`` = not published) into a :class:`Snapshot`."""
+    values: dict[Signal, float] = {}
+    problems: dict[Signal, str] = {}
+    for signal, value in raw.items():
+        number, problem = validate(signal, value)
+        if number is not None:
+            values[signal] = number
+        elif problem is not None:
+            problems[signal] = problem
+    return Snapshot(values, problems, time.monotonic() if time_s is None else time_s)
+
+
+class MemoryTelemetry:
+    """An in-memory :class:`TelemetrySource`: set values with :meth:`set` (tests, dry runs).
+
+    Values go through the same validation as network values, so a test can feed NaN, a string or
+    an absurd number and see it refused.
+    """
+
+    def __init__(self, modules: Sequence[str], *, publish_names: bool = True) -> None:
+        self._modules = tuple(modules)
+        self._publish_names = publish_names
+        self._lock = threading.Lock()
+        self._raw: dict[Signal, object] = dict.fromkeys(module_signals(self._modules), 0.0)
+        self.reads = 0
+
+    def module_names(self) -> tuple[str, ...] | None:
+        return self._modules if self._publish_names else None
+
+    def set(self, module: str | None, name: str, value: object) -> None:
+        """Set one value (``None`` = not published)."""
+        with self._lock:
+            self._raw[Signal(module, name)] = value
+
+    def add(self, module: str | None, name: str, delta: float) -> None:
+        """Move one numeric value by ``delta``."""
+        with self._lock:
+            signal = Signal(module, name)
+            current = self._raw.get(signal)
+            if not isinstance(current, int | float) or isinstance(current, bool):
+                raise TypeError(f"{signal.label} holds {current!r}, not a number")
+            self._raw[signal] = float(current) + delta
+
+    def value(self, module: str | None, name: str) -> object:
+        with self._lock:
+            return self._raw.get(Signal(module, name))
+
+    def read(self) -> Snapshot:
+        with self._lock:
+            self.reads += 1
+            raw = dict(self._raw)
+        return snapshot_from(raw)
+
+
+_TEAM = re.compile(r"^\d{1,5}$")
+
+
+def describe_server(server: str, port: int | None = None) -> str:
+    """``team 1234``, ``localhost:5810``, ... for messages."""
+    server = server.strip()
+    if _TEAM.match(server):
+        return f"team {int(server)}" + (f" (port {port})" if port else "")
+    return f"{server}:{port or DEFAULT_PORT4}"
+
+
+def _number(value: Any) -> object:
+    """The Python value of an ntcore Value, ``None`` when unassigned; strings etc. pass through."""
+    import ntcore
+
+    kind = value.type()
+    if kind == ntcore.NetworkTableType.kUnassigned:
+        return None
+    if kind in (
+        ntcore.NetworkTableType.kDouble,
+        ntcore.NetworkTableType.kFloat,
+        ntcore.NetworkTableType.kInteger,
+    ):
+        return float(value.value())
+    result: object = value.value()
+    return result
+
+
+class NetworkTablesTelemetry:
+    """A NetworkTables 4 client reading the robot's raw swerve telemetry.
+
+    ``server``: a host name or IP address, a team number (``"1234"``), or ``"localhost"``;
+    ``port``: the NT4 port (default 5810). ``modules``: the module names to subscribe to (default:
+    the robot's ``moduleNames``). Connects in the constructor and raises
+    :class:`TelemetryConnectionError` if no robot answers within ``timeout_s``. Use as a context
+    manager, or call :meth:`close`.
+    """
+
+    def __init__(
+        self,
+        server: str = "localhost",
+        *,
+        port: int | None = None,
+        modules: Sequence[str] | None = None,
+        timeout_s: float = 5.0,
+        identity: str = "swervelib-calibrate",
+        periodic_s: float = 0.02,
+    ) -> None:
+        import ntcore
+
+        self.server = server.strip() or "localhost"
+        self.port = port
+        self.where = describe_server(self.server, port)
+        self._closed = False
+        self._instance: Any = ntcore.NetworkTableInstance.create()
+        inst = self._instance
+        try:
+            inst.startClient4(identity)
+            if _TEAM.match(self.server):
+                inst.setServerTeam(int(self.server), port or 0)
+            else:
+                inst.setServer(self.server, port or 0)
+            deadline = time.monotonic() + timeout_s
+            options = ntcore.PubSubOptions(periodic=periodic_s)
+            self._names_sub: Any = inst.getStringArrayTopic(f"{ROOT}/moduleNames").subscribe(
+                [], options
+            )
+            while not inst.isConnected():
+                if time.monotonic() >= deadline:
+                    raise TelemetryConnectionError(
+                        f"no robot answered at {self.where} within {timeout_s:g} s: is the robot "
+                        "on (or `robotpy sim` running), and is this the right address or team "
+                        "number?"
+                    )
+                time.sleep(0.01)
+            if modules is None:
+                while not self._names_sub.exists() or not self._names_sub.get():
+                    if time.monotonic() >= deadline:
+                        raise TelemetryError(
+                            f"connected to {self.where}, but it publishes no {ROOT}/moduleNames "
+                            "within the time-out: is it running swervelib with telemetry on?"
+                        )
+                    time.sleep(0.01)
+                modules = self._valid_names(self._names_sub.get())
+                if modules is None:
+                    raise TelemetryError(
+                        f"{ROOT}/moduleNames from {self.where} is not a list of module names"
+                    )
+            self._modules = tuple(modules)
+            self._signals = module_signals(self._modules)
+            self._subs: dict[Signal, Any] = {
+                s: inst.getTopic(s.topic).genericSubscribe(options) for s in self._signals
+            }
+            # wait (within the same time-out) until the raw values have arrived
+            while not all(
+                sub.exists() and _number(sub.get()) is not None for sub in self._subs.values()
+            ):
+                if time.monotonic() >= deadline:
+                    break
+                time.sleep(0.01)
+            if not any(_number(sub.get()) is not None for sub in self._subs.values()):
+                raise TelemetryError(
+                    f"connected to {self.where}, but it publishes none of the raw values under "
+                    f"{ROOT}/modules/<module>/ (e.g. {self._signals[0].topic}): is its telemetry "
+                    "verbosity HIGH (the default)?"
+                )
+        except BaseException:
+            self.close()
+            raise
+
+    @staticmethod
+    def _valid_names(value: object) -> tuple[str, ...] | None:
+        if not isinstance(value, list | tuple) or not value:
+            return None
+        if not all(isinstance(v, str) and v for v in value):
+            return None
+        return tuple(value)
+
+    @property
+    def modules(self) -> tuple[str, ...]:
+        return self._modules
+
+    def module_names(self) -> tuple[str, ...] | None:
+        if self._closed or not self._names_sub.exists():
+            return None
+        return self._valid_names(self._names_sub.get())
+
+    def connected(self) -> bool:
+        return not self._closed and bool(self._instance.isConnected())
+
+    def read(self) -> Snapshot:
+        if self._closed:
+            raise TelemetryConnectionError("the telemetry connection is closed")
+        if not self._instance.isConnected():
+            raise TelemetryConnectionError(f"lost the connection to the robot at {self.where}")
+        return snapshot_from({s: _number(sub.get()) for s, sub in self._subs.items()})
+
+    def close(self) -> None:
+        if self._closed:
+            return
+        self._closed = True
+        import ntcore
+
+        inst = self._instance
+        try:
+            inst.stopClient()
+        finally:
+            ntcore.NetworkTableInstance.destroy(inst)
+
+    def __enter__(self) -> NetworkTablesTelemetry:
+        return self
+
+    def __exit__(
+        self,
+        exc_type: type[BaseException] | None,
+        exc: BaseException | None,
+        tb: TracebackType | None,
+    ) -> None:
+        self.close()

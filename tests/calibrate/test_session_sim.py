@@ -1,0 +1,294 @@
+"""End to end: a simulated person calibrates a miswired simulated robot over real NetworkTables.
+
+The robot is a SwerveDrive + SwerveSim built from a copy of ``deploy/vortex_throughbore_navx``
+whose hardware truth disagrees with the files (an angle motor, an absolute encoder, a drive motor
+and the IMU reversed; every encoder zero different from the configured offset). It publishes on
+this process's default NetworkTables instance, started as a server on a free localhost port. The
+session reads through a separate NetworkTables client instance connected over TCP. The person
+performs each step's instructions on the SwerveSim, steps the robot loop so the telemetry updates,
+and flushes NetworkTables; one movement is deliberately too small and must be asked again.
+
+Afterwards the written files must describe the truth, and a fresh process (REV allows one Spark
+per CAN id per process) must drive the robot field-relative 1 m forward while holding its heading
+with the new files, and fail to with the old ones.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import ntcore
+import pytest
+
+from swervelib.config import load_directory
+from swervelib.sim import HardwareTruth
+from swervelib.tools.calibrate import CalibrationSession, Step, StepKind, Verdict
+from swervelib.tools.capture import capture_offsets
+from swervelib.tools.telemetry_client import (
+    RAW_ABSOLUTE,
+    RAW_ANGLE,
+    RAW_DRIVE,
+    RAW_IMU_YAW,
+    NetworkTablesTelemetry,
+    Signal,
+    TelemetryConnectionError,
+)
+from tests.conftest import DEPLOY, REPO
+from tests.drive.harness import Harness, simulated
+
+NAMES = ("frontleft", "frontright", "backleft", "backright")
+ZEROS = {"frontleft": 33.3, "frontright": 200.0, "backleft": 95.5, "backright": 310.25}
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def miswire(truth: HardwareTruth) -> HardwareTruth:
+    """Hardware that the copied files describe wrongly in every way the session can see."""
+    for name, zero in ZEROS.items():
+        truth = truth.with_corner(name, encoder_zero_deg=zero)
+    truth = truth.with_corner("frontleft", angle_reversed=True)
+    truth = truth.with_corner("frontright", encoder_reversed=True)
+    truth = truth.with_corner("backleft", drive_reversed=True)
+    return HardwareTruth(truth.corners, imu_reversed=True)
+
+
+@pytest.fixture(scope="module")
+def nt_server() -> Iterator[int]:
+    """This process's default NetworkTables instance as a server on a free localhost port."""
+    server = ntcore.NetworkTableInstance.getDefault()
+    port = free_port()
+    server.startServer("networktables.json", "127.0.0.1", free_port(), port)
+    yield port
+    server.stopServer()
+
+
+class Person:
+    """Follows the session's instructions on the simulated robot."""
+
+    def __init__(self, h: Harness, client: NetworkTablesTelemetry) -> None:
+        self.h = h
+        self.client = client
+        self.nudged = False  # the first module turn is deliberately too small
+        # what the robot publishes, read locally on the server side
+        server = ntcore.NetworkTableInstance.getDefault()
+        signals = [Signal(None, RAW_IMU_YAW)]
+        signals += [Signal(m, n) for m in NAMES for n in (RAW_ABSOLUTE, RAW_ANGLE, RAW_DRIVE)]
+        self.published = {s: server.getDoubleTopic(s.topic).subscribe(math.nan) for s in signals}
+
+    def sync(self) -> None:
+        """Run the robot loop, flush NetworkTables, and wait until the client sees the values."""
+        self.h.run(0.1)
+        ntcore.NetworkTableInstance.getDefault().flush()
+        expected = {s: sub.get() for s, sub in self.published.items()}
+        deadline = time.monotonic() + 5.0
+        while time.monotonic() < deadline:
+            seen = self.client.read().values
+            if all(seen.get(s) == v for s, v in expected.items()):
+                return
+            time.sleep(0.005)
+        raise AssertionError("the NetworkTables client never saw the robot's values")
+
+    def point_forward(self, *names: str) -> None:
+        for name in names or NAMES:
+            angle = self.h.sim.true_module_angles[name].degrees()
+            self.h.sim.turn_module_by_hand(name, -angle)
+
+    def setup(self, step: Step) -> None:
+        if step.kind in (StepKind.TURN_MODULE, StepKind.SPIN_WHEEL):
+            self.point_forward(step.module or "")
+        elif step.kind is StepKind.CAPTURE_OFFSETS:
+            self.point_forward()
+        self.sync()
+
+    def act(self, step: Step) -> None:
+        sim = self.h.sim
+        if step.kind is StepKind.FACE_BEVELS_LEFT:
+            self.point_forward()
+        elif step.kind is StepKind.TURN_MODULE:
+            if not self.nudged:
+                self.nudged = True
+                sim.turn_module_by_hand(step.module or "", 3.0)  # too small to judge
+            else:
+                sim.turn_module_by_hand(step.module or "", 90.0)
+        elif step.kind is StepKind.SPIN_WHEEL:
+            sim.roll_wheel_by_hand(step.module or "", 0.2)
+        elif step.kind is StepKind.ROTATE_ROBOT:
+            sim.rotate_robot_by_hand(90.0)
+        self.sync()
+
+
+DRIVE_CHECK = r"""
+import json, sys
+from pathlib import Path
+from wpimath.geometry import Rotation2d
+from swervelib.sim import HardwareTruth
+from tests.drive.harness import simulated
+
+directory, truth = Path(sys.argv[1]), HardwareTruth.load(sys.argv[2])
+heading = Rotation2d.fromDegrees(90.0)
+with simulated(directory, truth) as h:
+    h.sim.rotate_robot_by_hand(90.0)  # facing left; the driver's forward is still field +x
+    h.run(0.2)
+    for _ in range(300):  # drive field-relative forward until odometry says 1 m (6 s at most)
+        h.run(0.02, lambda d: d.drive_facing(0.8, 0.0, heading))
+        if h.drive.get_pose().X() >= 1.0:
+            break
+    pose, odometry = h.sim.true_pose, h.drive.get_pose()
+    print(json.dumps({"x": pose.X(), "y": pose.Y(), "yaw": h.sim.true_yaw_deg,
+                      "odo_x": odometry.X(), "odo_y": odometry.Y()}))
+"""
+
+
+def start_drive_check(directory: Path, truth_file: Path, cwd: Path) -> subprocess.Popen[str]:
+    cwd.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("SWERVELIB_TEST_GROUP", None)
+    return subprocess.Popen(
+        [sys.executable, "-c", DRIVE_CHECK, str(directory), str(truth_file)],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def drive_result(process: subprocess.Popen[str]) -> dict[str, float]:
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0, stderr[-5000:]
+    result: dict[str, float] = json.loads(stdout.strip().splitlines()[-1])
+    return result
+
+
+def drives_correctly(result: dict[str, float]) -> bool:
+    return (
+        abs(result["x"] - 1.0) < 0.15
+        and abs(result["y"]) < 0.15
+        and abs(result["yaw"] - 90.0) < 5.0
+        and math.hypot(result["x"] - result["odo_x"], result["y"] - result["odo_y"]) < 0.1
+    )
+
+
+def test_guided_session_fixes_a_miswired_robot(nt_server: int, tmp_path: Path) -> None:
+    directory = tmp_path / "swerve"
+    shutil.copytree(DEPLOY / "vortex_throughbore_navx", directory)
+    original = tmp_path / "original"
+    shutil.copytree(directory, original)
+    with simulated(directory, miswire, enabled=False) as h:
+        truth = h.sim.truth
+        with NetworkTablesTelemetry("localhost", port=nt_server, timeout_s=10.0) as client:
+            assert client.module_names() == NAMES
+            person = Person(h, client)
+            session = CalibrationSession(directory, client)
+            verdicts: list[tuple[str, Verdict]] = []
+            while (step := session.next_step()) is not None:
+                person.setup(step)
+                session.begin(step)
+                person.act(step)
+                observation = session.finish(step)
+                verdicts.append((step.title, observation.verdict))
+                assert observation.accepted or observation.verdict is Verdict.TOO_SMALL, (
+                    observation.explanation
+                )
+            explanations = "\n".join(o.explanation for o in session.observations)
+
+            # the too-small movement was refused and the same step asked again
+            assert verdicts[2] == ("turn_module frontleft", Verdict.TOO_SMALL)
+            assert verdicts[3] == ("turn_module frontleft", Verdict.DECIDED)
+            assert "frontleft Raw Angle Encoder went" in explanations
+            assert "while turned counter-clockwise: setting inverted.angle = true" in explanations
+            changed = {(c.file, c.field): c.new for c in session.changes()}
+            assert changed["modules/frontleft.json", "inverted.angle"] is True
+            assert changed["modules/frontright.json", "absoluteEncoderInverted"] is True
+            assert changed["modules/backleft.json", "inverted.drive"] is True
+            assert changed["swervedrive.json", "invertedIMU"] is True
+            assert ("modules/backright.json", "inverted.drive") not in changed
+
+            # capture_offsets (offsets only) reads the same robot: wheels still facing forward,
+            # in the robot's current encoder direction (frontright not yet inverted), dry run
+            preview = capture_offsets(directory, "localhost", port=nt_server, dry_run=True)
+            assert not preview.written
+            captured = {c.file: c.new for c in preview.changes}
+            assert captured["modules/frontright.json"] == pytest.approx(360.0 - 200.0, abs=1.0)
+            assert captured["modules/frontleft.json"] == pytest.approx(33.3, abs=1.0)
+
+        shown: list[str] = []
+
+        def confirm(summary: str) -> bool:
+            shown.append(summary)
+            return True
+
+        dry = session.apply(confirm=confirm, dry_run=True)
+        assert dry is not None and not dry.written and "absoluteEncoderOffset" in dry.diff
+        assert (directory / "swervedrive.json").read_bytes() == (
+            original / "swervedrive.json"
+        ).read_bytes()
+        result = session.apply(confirm=confirm)
+        assert result is not None and result.written and result.backup is not None
+        assert "\n" not in result.summary
+        assert "inverted.angle: false → true" in shown[0]
+
+    # the written files describe the hardware
+    written = HardwareTruth.matching(load_directory(directory))
+    for corner in truth.corners:
+        mine = written.corner(corner.name)
+        assert (mine.angle_reversed, mine.drive_reversed, mine.encoder_reversed) == (
+            corner.angle_reversed,
+            corner.drive_reversed,
+            corner.encoder_reversed,
+        ), corner.name
+        error = (mine.encoder_zero_deg - corner.encoder_zero_deg + 180.0) % 360.0 - 180.0
+        assert abs(error) < 1.0, (corner.name, mine.encoder_zero_deg, corner.encoder_zero_deg)
+    assert written.imu_reversed is truth.imu_reversed
+
+    # a fresh process drives the robot with the new files, another with the old ones
+    truth_file = tmp_path / "truth.json"
+    truth.save(truth_file)
+    new = start_drive_check(directory, truth_file, tmp_path / "run-new")
+    old = start_drive_check(original, truth_file, tmp_path / "run-old")
+    fixed, broken = drive_result(new), drive_result(old)
+    assert drives_correctly(fixed), fixed
+    assert not drives_correctly(broken), broken
+
+
+def test_no_robot_is_a_clear_error_within_the_timeout() -> None:
+    port = free_port()  # nothing listens there
+    start = time.monotonic()
+    with pytest.raises(TelemetryConnectionError, match=r"no robot answered at localhost:\d+"):
+        NetworkTablesTelemetry("localhost", port=port, timeout_s=0.5)
+    assert time.monotonic() - start < 3.0
+
+
+def test_values_of_the_wrong_type_over_networktables_are_refused(nt_server: int) -> None:
+    server = ntcore.NetworkTableInstance.getDefault()
+    root = "/SmartDashboard/swerve/modules/testmodule"
+    text = server.getStringTopic(f"{root}/Raw Absolute Encoder").publish()
+    angle = server.getDoubleTopic(f"{root}/Raw Angle Encoder").publish()
+    drive = server.getDoubleTopic(f"{root}/Raw Drive Encoder").publish()
+    text.set("12.5")
+    angle.set(math.nan)
+    drive.set(2.5)
+    server.flush()
+    with NetworkTablesTelemetry(
+        "127.0.0.1", port=nt_server, modules=["testmodule"], timeout_s=2.0
+    ) as client:
+        snapshot = client.read()
+    assert snapshot.values[Signal("testmodule", RAW_DRIVE)] == 2.5
+    assert "wrong type" in (snapshot.problem(Signal("testmodule", RAW_ABSOLUTE)) or "")
+    assert "not a finite number" in (snapshot.problem(Signal("testmodule", RAW_ANGLE)) or "")
+    for publisher in (text, angle, drive):
+        publisher.close()

@@ -1,0 +1,176 @@
+"""``python -m swervelib offsets | flip | eight-step``: output, exit codes, no tracebacks."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import types
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from swervelib.cli.main import main
+from swervelib.config import load_directory
+from swervelib.tools.edit import ConfigEditor, EditResult
+from tests.tools import REPO, VALID, copy_config, everything, leave_stale_lock, snapshot
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_offsets_dry_run_then_write(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    directory = copy_config(tmp_path)
+    before = everything(directory)
+    code, out, err = run(capsys, "offsets", str(directory), "--add", "180", "--dry-run")
+    assert (code, err) == (0, "")
+    assert everything(directory) == before
+    lines = out.splitlines()
+    assert lines[0] == "--- a/modules/frontleft.json"
+    assert '+  "absoluteEncoderOffset": -167.7,' in lines
+    assert lines[-1] == "offsets +180° (signed): 4 fields in 4 files (dry run, nothing written)"
+
+    code, out, err = run(capsys, "offsets", str(directory), "--add", "180", "--unsigned")
+    assert (code, err) == (0, "")
+    assert len(out.splitlines()) == 1
+    assert out.startswith(
+        "offsets +180° (unsigned): 4 fields in 4 files (backup: .swervelib-backups/"
+    )
+    assert load_directory(directory).module("frontleft").absolute_encoder_offset_deg == 192.3
+
+    code, out, _ = run(capsys, "offsets", str(directory), "--add", "-180", "--unsigned")
+    assert code == 0
+    assert snapshot(directory) == {k: v for k, v in before.items()}
+
+
+def test_flip_and_flip_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    directory = copy_config(tmp_path)
+    before = snapshot(directory)
+    code, out, err = run(capsys, "flip", str(directory))
+    assert (code, err) == (0, "")
+    assert out.startswith("flip (frontleft↔backright, frontright↔backleft): 16 fields in 4 files")
+    assert load_directory(directory).module("frontleft").drive.id == 7
+    assert run(capsys, "flip", str(directory))[0] == 0
+    assert snapshot(directory) == before
+
+
+def test_eight_step_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    directory = copy_config(tmp_path)
+    before = snapshot(directory)
+    code, out, _ = run(capsys, "eight-step", str(directory), "--step", "3")
+    assert code == 0
+    assert out.splitlines()[0].startswith("eight-step 3: 5 fields in 5 files (backup: ")
+    assert "Step 3 of 8" in out and "counter-clockwise" in out
+    code, out, _ = run(capsys, "eight-step", str(directory), "--next", "--dry-run")
+    assert code == 0 and out.startswith("--- a/swervedrive.json")
+    assert '+  "invertedIMU": false,' in out.splitlines()
+    assert "eight-step 4: 1 field in 1 file (dry run, nothing written)" in out
+    code, out, _ = run(capsys, "eight-step", str(directory), "--next")
+    assert code == 0 and load_directory(directory).drive.imu_inverted is False
+    code, out, _ = run(capsys, "eight-step", str(directory), "--restore")
+    assert code == 0 and out.startswith("eight-step --restore: ")
+    assert snapshot(directory) == before
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["flip", "{dir}/nothere"], "error: configuration directory"),
+        (["flip", "{three}"], "error: cannot flip: no module is diagonally opposite"),
+        (["eight-step", "{dir}", "--restore"], "error: no eight-step procedure is in progress"),
+        (["offsets", "{dir}", "--add", "nan"], "error: cannot add nan degrees"),
+        (["offsets", "{dir}", "--add", "180", "--server", "x"], "error: --server only applies"),
+        (["offsets", "{dir}", "--capture", "--unsigned"], "error: --unsigned only applies"),
+    ],
+)
+def test_errors_are_one_clear_line_and_exit_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], message: str
+) -> None:
+    directory = copy_config(tmp_path)
+    three = copy_config(tmp_path, VALID / "three_modules")
+    before = everything(directory), everything(three)
+    args = [a.format(dir=directory, three=three) for a in argv]
+    code, out, err = run(capsys, *args)
+    assert code == 1 and out == ""
+    assert err.startswith(message) and "Traceback" not in err
+    assert (everything(directory), everything(three)) == before
+
+
+def test_refused_while_locked_and_notes_a_stale_lock(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = copy_config(tmp_path)
+    with ConfigEditor(directory):
+        code, out, err = run(capsys, "flip", str(directory))
+    assert code == 1 and "being edited by another swervelib tool" in err
+    leave_stale_lock(directory)
+    code, out, err = run(capsys, "flip", str(directory), "--dry-run")
+    assert out.rstrip().endswith("(dry run, nothing written)")
+    assert code == 0 and err == ""  # a dry run reads past a stale lock and leaves it
+    code, _, err = run(capsys, "flip", str(directory))
+    assert code == 0 and err.startswith("note: removed a stale lock left by process")
+
+
+def test_capture_is_delegated_lazily(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    calls: list[tuple[Any, dict[str, Any]]] = []
+
+    def capture_offsets(directory: Any, **options: Any) -> EditResult:
+        calls.append((directory, options))
+        return EditResult((), "", None, "offsets --capture: nothing to change", False)
+
+    fake = types.ModuleType("swervelib.tools.capture")
+    fake.capture_offsets = capture_offsets  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "swervelib.tools.capture", fake)
+    directory = copy_config(tmp_path)
+    code, out, _ = run(
+        capsys, "offsets", str(directory), "--capture", "--server", "1234", "--dry-run"
+    )
+    assert code == 0 and out == "offsets --capture: nothing to change\n"
+    assert calls == [(str(directory), {"server": "1234", "dry_run": True})]
+    code, _, _ = run(capsys, "offsets", str(directory), "--capture")
+    assert calls[-1] == (str(directory), {"dry_run": False})
+
+
+def test_help_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    with pytest.raises(SystemExit) as exit_info:
+        main(["eight-step", "x"])
+    assert exit_info.value.code == 2
+    assert (
+        "one of the arguments --step --next --restore --finish is required"
+        in capsys.readouterr().err
+    )
+    with pytest.raises(SystemExit):
+        main(["offsets", "x", "--add", "180", "--capture"])
+    assert "not allowed with argument" in capsys.readouterr().err
+
+
+def test_as_a_real_command(tmp_path: Path) -> None:
+    directory = copy_config(tmp_path)
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def command(*args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(
+            [sys.executable, "-m", "swervelib", *args],
+            capture_output=True,
+            text=True,
+            env=env,
+            timeout=60,
+            check=False,
+        )
+
+    listed = command("--help")
+    assert all(name in listed.stdout for name in ("offsets", "flip", "eight-step"))
+    done = command("flip", str(directory), "--dry-run")
+    assert done.returncode == 0 and done.stdout.rstrip().endswith("(dry run, nothing written)")
+    failed = command("eight-step", str(directory / "nothere"), "--next")
+    assert failed.returncode == 1 and failed.stdout == ""
+    assert (
+        failed.stderr.startswith("error: configuration directory")
+        and "Traceback" not in failed.stderr
+    )
