@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import wpilib
@@ -43,3 +44,13 @@ def apply_config(label: str, what: str, action: Callable[[], bool], attempts: in
         return True
     FaultAlert(label).update(f"failed to apply {what} after {attempts} attempts")
     return False
+
+
+NOT_A_NUMBER = "reading is not a number"
+
+
+def checked(value: float, last: float, sign: float = 1.0) -> tuple[float, str | None]:
+    """``(sign · value, None)`` for a finite reading, else ``(last, NOT_A_NUMBER)``."""
+    if math.isfinite(value):
+        return sign * value, None
+    return last, NOT_A_NUMBER

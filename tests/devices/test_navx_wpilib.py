@@ -31,7 +31,7 @@ from wpilib import simulation
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES
 from swervelib.config.model import DeviceConfig
 from swervelib.devices import registry
-from swervelib.devices.faults import ALERT_GROUP
+from swervelib.devices.faults import ALERT_GROUP, NOT_A_NUMBER
 from swervelib.devices.settings import EncoderSettings, ImuSettings
 from swervelib.devices.wpilib_sensors import PORTS, encoders, gyros
 
@@ -188,9 +188,9 @@ def test_gyro_nan_reading_is_a_fault_and_keeps_last_good(type_name: str) -> None
         right.sim.set_raw_yaw(math.nan, math.nan)
         assert right.get_raw_yaw_degrees() == pytest.approx(12.0)
         assert right.get_yaw_rate_dps() == pytest.approx(3.0)
-        assert right.fault() == gyros.NOT_A_NUMBER
-        assert right.alert.active == gyros.NOT_A_NUMBER
-        assert f"{right.label}: {gyros.NOT_A_NUMBER}" in published_alerts("errors")
+        assert right.fault() == NOT_A_NUMBER
+        assert right.alert.active == NOT_A_NUMBER
+        assert f"{right.label}: {NOT_A_NUMBER}" in published_alerts("errors")
 
         right.sim.set_raw_yaw(20.0, 1.0)
         assert right.get_raw_yaw_degrees() == pytest.approx(20.0)
@@ -398,8 +398,8 @@ def test_encoder_nan_reading_is_a_fault_and_keeps_last_good(type_name: str) -> N
         assert right.get_absolute_degrees() == pytest.approx(180.0)
         right.sim.set_raw(math.nan, 0.0)
         assert right.get_absolute_degrees() == pytest.approx(180.0)
-        assert right.fault() == encoders.NOT_A_NUMBER
-        assert right.alert.active == encoders.NOT_A_NUMBER
+        assert right.fault() == NOT_A_NUMBER
+        assert right.alert.active == NOT_A_NUMBER
         right.sim.set_raw(0.75, 0.0)
         assert right.get_absolute_degrees() == pytest.approx(270.0)
         assert right.fault() is None

@@ -32,12 +32,11 @@ from typing import Any
 import navx
 import wpilib
 
-from swervelib.devices.faults import ALERT_GROUP, FaultAlert
+from swervelib.devices.faults import ALERT_GROUP, FaultAlert, checked
 from swervelib.devices.interfaces import Imu, ImuSim
 from swervelib.devices.settings import ImuSettings
 
 NOT_CONNECTED = "not connected"
-NOT_A_NUMBER = "reading is not a number"
 _COM = navx.AHRS.NavXComType
 
 _I2C_WARNING = (
@@ -139,11 +138,8 @@ class NavXImu(Imu):
 
     def _read(self, value: float, last: float) -> float:
         """The CCW-positive ``value`` after inversion, or ``last`` if it is not finite."""
-        if math.isfinite(value):
-            self._value_fault = None
-            return self._sign * value
-        self._value_fault = NOT_A_NUMBER
-        return last
+        reading, self._value_fault = checked(value, last, self._sign)
+        return reading
 
     def get_raw_yaw_degrees(self) -> float:
         if self._device is not None and self._device.isConnected():

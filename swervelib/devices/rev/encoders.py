@@ -23,10 +23,7 @@ import rev
 
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
-from swervelib.devices.rev.motor import (
-    STATUS_PERIOD_MS,
-    SparkMotor,
-)
+from swervelib.devices.rev.motor import STATUS_PERIOD_MS, SparkMotor, read_spark
 from swervelib.devices.rev.pool import POOL
 from swervelib.devices.settings import EncoderSettings
 
@@ -78,20 +75,7 @@ class _SparkSensor(AbsoluteEncoder):
         self._last_dps = 0.0
 
     def _read(self, what: str, getter: Callable[[], float], last: float) -> float:
-        try:
-            value = float(getter())
-            error = self.spark.getLastError()
-        except Exception as exc:  # a dead device must not take the robot program down
-            self._problems[what] = f"{what} unreadable ({exc})"
-            return last
-        if error != _OK:
-            self._problems[what] = f"not answering ({getattr(error, 'name', error)})"
-            return last
-        if not math.isfinite(value):
-            self._problems[what] = f"{what} reads {value}"
-            return last
-        self._problems.pop(what, None)
-        return value
+        return read_spark(self.spark, self._problems, what, getter, last)
 
     def fault(self) -> str | None:
         parts = list(dict.fromkeys(self._problems.values()))

@@ -65,6 +65,27 @@ def _error_name(error: Any) -> str:
     return str(getattr(error, "name", error))
 
 
+def read_spark(
+    spark: Any, problems: dict[str, str], what: str, getter: Callable[[], float], last: float
+) -> float:
+    """Read one value from ``spark``; on an error or a non-finite value keep ``last`` and note
+    the problem in ``problems`` (cleared again by a good read)."""
+    try:
+        value = float(getter())
+        error = spark.getLastError()
+    except Exception as exc:  # a dead device must not take the robot program down
+        problems[what] = f"{what} unreadable ({exc})"
+        return last
+    if error != _OK:
+        problems[what] = f"not answering ({_error_name(error)})"
+        return last
+    if not math.isfinite(value):
+        problems[what] = f"{what} reads {value}"
+        return last
+    problems.pop(what, None)
+    return value
+
+
 class SparkMotor(SwerveMotor):
     """A Spark MAX or Spark FLEX (``settings.motor_type.controller``) with a brushless motor.
 
@@ -228,21 +249,7 @@ class SparkMotor(SwerveMotor):
     # --- readings ------------------------------------------------------------------------------
 
     def _read(self, what: str, getter: Callable[[], float], last: float) -> float:
-        """Read one value; on an error or a non-finite value keep ``last`` and note the problem."""
-        try:
-            value = float(getter())
-            error = self.spark.getLastError()
-        except Exception as exc:
-            self._problems[what] = f"{what} unreadable ({exc})"
-            return last
-        if error != _OK:
-            self._problems[what] = f"not answering ({_error_name(error)})"
-            return last
-        if not math.isfinite(value):
-            self._problems[what] = f"{what} reads {value}"
-            return last
-        self._problems.pop(what, None)
-        return value
+        return read_spark(self.spark, self._problems, what, getter, last)
 
     def get_position(self) -> float:
         self._last_position = self._read("position", self._encoder.getPosition, self._last_position)

@@ -24,7 +24,7 @@ from typing import Any
 
 import wpilib
 
-from swervelib.devices.faults import FaultAlert
+from swervelib.devices.faults import NOT_A_NUMBER, FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
 from swervelib.devices.settings import EncoderSettings
 from swervelib.devices.wpilib_sensors import PORTS
@@ -35,8 +35,6 @@ MAX_SAMPLE_GAP_S = 0.25
 # Real duty-cycle encoders need a few signal periods before the roboRIO has measured one; wait at
 # most this long (wall clock) at construction so the module is not seeded from a blank reading.
 CONNECT_WAIT_S = 0.5
-
-NOT_A_NUMBER = "reading is not a number"
 
 
 def wrap_degrees(degrees: float) -> float:

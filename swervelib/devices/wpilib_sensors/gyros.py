@@ -16,18 +16,16 @@ analog gyro, which uses analog input ``id`` (0 or 1, checked by the configuratio
 
 from __future__ import annotations
 
-import math
 from typing import Any
 
 import wpilib
 
-from swervelib.devices.faults import FaultAlert
+from swervelib.devices.faults import FaultAlert, checked
 from swervelib.devices.interfaces import Imu, ImuSim
 from swervelib.devices.settings import ImuSettings
 from swervelib.devices.wpilib_sensors import PORTS
 
 NOT_CONNECTED = "not connected"
-NOT_A_NUMBER = "reading is not a number"
 
 
 class _WpilibGyro(Imu):
@@ -64,11 +62,8 @@ class _WpilibGyro(Imu):
     # -- reading ----------------------------------------------------------------------------------
     def _read(self, value: float, last: float) -> float:
         """``value`` (already CCW positive) after inversion, or ``last`` if it is not finite."""
-        if math.isfinite(value):
-            self._value_fault = None
-            return self._sign * value
-        self._value_fault = NOT_A_NUMBER
-        return last
+        reading, self._value_fault = checked(value, last, self._sign)
+        return reading
 
     def get_raw_yaw_degrees(self) -> float:
         if self._device is not None and self._is_connected():
