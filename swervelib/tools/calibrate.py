@@ -303,11 +303,14 @@ def write_decisions(
     what: str,
     *,
     dry_run: bool,
+    fault_hook: Callable[[str], None] | None = None,
 ) -> EditResult:
-    """Write ``decisions`` in one ConfigEditor transaction, refusing if a file changed meanwhile."""
+    """Write ``decisions`` in one ConfigEditor transaction, refusing if a file changed meanwhile.
+
+    ``fault_hook`` is passed to the editor (tests use it to kill the write at every step)."""
     from swervelib.tools.edit import ConfigEditor
 
-    with ConfigEditor(directory, dry_run=dry_run) as editor:
+    with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
         for d in decisions:
             if d.field in DEFAULTS:
                 current = editor.get(d.file, d.field, DEFAULTS[d.field])

@@ -519,3 +519,23 @@ def test_loader_warns_about_an_interrupted_edit_and_check_recovers_it(tmp_path: 
     config = load_directory(directory)
     assert config.warnings == ()
     assert config.drive.imu_inverted is True and config.modules[0].inverted.drive is True
+
+
+def test_calibration_writes_survive_a_kill_at_every_step(tmp_path: Path) -> None:
+    """The calibrate session's single transaction (flags + offsets across files) is old-or-new."""
+    from swervelib.tools.calibrate import Decision, write_decisions
+    from tests.tools import check_crash_at_every_step, copy_config
+
+    decisions = [
+        Decision("modules/frontleft.json", "inverted.angle", False, True, "test"),
+        Decision("modules/backright.json", "absoluteEncoderInverted", False, True, "test"),
+        Decision("modules/backright.json", "absoluteEncoderOffset", 45.0, 315.0, "test"),
+        Decision("swervedrive.json", "invertedIMU", False, True, "test"),
+    ]
+    steps = check_crash_at_every_step(
+        lambda name: copy_config(tmp_path, name=name),
+        lambda directory, hook: write_decisions(
+            directory, decisions, "calibrate", dry_run=False, fault_hook=hook
+        ),
+    )
+    assert sum(step.startswith("replace") for step in steps) == 3
