@@ -6,12 +6,17 @@ configuration: by default the robot that deploy/swerve describes correctly. Put 
 built differently from its configuration — a reversed motor, swapped CAN ids — and watch the
 spec's symptoms appear.
 
-With no Driver Station attached (headless `robotpy sim --nogui`), the robot enables itself in
-autonomous after one second so the demo drives.
+Hand actions for calibration (turn a module, roll a wheel, rotate the robot) arrive over
+NetworkTables through `swervelib.sim.hands.SimHands`, so `python -m swervelib calibrate` can be
+practised against this simulated robot with a program playing the person (`HandsClient`).
+
+With `SWERVELIB_DEMO=1` in the environment and no Driver Station attached (headless
+`robotpy sim --nogui`), the robot enables itself in autonomous after one second so the demo drives.
 """
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +24,7 @@ import wpilib
 from wpilib.simulation import DriverStationSim
 
 from swervelib.sim import HardwareTruth, SwerveSim
+from swervelib.sim.hands import SimHands
 
 AUTO_ENABLE_AFTER_S = 1.0
 
@@ -33,6 +39,8 @@ class PhysicsEngine:
         path = truth_file()
         truth = HardwareTruth.load(path) if path.exists() else None
         self.sim = SwerveSim(robot.swerve, truth)
+        self.hands = SimHands(self.sim)
+        self.demo = os.environ.get("SWERVELIB_DEMO") == "1"
         self.physics_controller = physics_controller
         self.robot = robot
         self.elapsed = 0.0
@@ -40,13 +48,15 @@ class PhysicsEngine:
         robot.physics = self
 
     def update_sim(self, now: float, tm_diff: float) -> None:
+        self.hands.poll()
         self.sim.step(tm_diff)
         field = self.physics_controller.field  # pyfrc's Field2d at /SmartDashboard/Field
         field.setRobotPose(self.robot.swerve.get_pose())
         field.getObject("True pose").setPose(self.sim.true_pose)
         self.elapsed += tm_diff
         if (
-            not self.auto_enabled
+            self.demo
+            and not self.auto_enabled
             and self.elapsed > AUTO_ENABLE_AFTER_S
             and not wpilib.DriverStation.isDSAttached()
         ):

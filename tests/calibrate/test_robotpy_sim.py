@@ -1,0 +1,112 @@
+"""End to end: calibrate a miswired `robotpy sim` robot over a real NetworkTables connection.
+
+The example robot runs in its own process (`python -m robotpy sim --nogui`) on a hardware truth
+that disagrees with its configuration; this test plays the person, through the robot's SimHands
+bridge, and follows the guided session's steps. Afterwards the written configuration describes the
+hardware.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from swervelib.config import load_directory
+from swervelib.sim.hands import HandsClient
+from swervelib.sim.truth import HardwareTruth
+from swervelib.tools.calibrate import CalibrationSession, StepKind, Verdict
+from swervelib.tools.telemetry_client import NetworkTablesTelemetry
+from tests.conftest import REPO
+
+SETTLE_S = 0.4  # a loop, CTRE's wall-clock signals and an NT update
+
+
+def miswired(truth: HardwareTruth) -> HardwareTruth:
+    changed = (
+        truth.with_corner("frontleft", angle_reversed=True, encoder_zero_deg=250.0)
+        .with_corner("frontright", encoder_reversed=True, encoder_zero_deg=40.0)
+        .with_corner("backleft", drive_reversed=True)
+        .with_corner("backright", encoder_zero_deg=123.4)
+    )
+    return replace(changed, imu_reversed=True)
+
+
+@pytest.fixture
+def robot(tmp_path: Path) -> Iterator[tuple[Path, HardwareTruth]]:
+    project = tmp_path / "robot"
+    shutil.copytree(
+        REPO / "robot_example",
+        project,
+        ignore=shutil.ignore_patterns("ctre_sim", "networktables.json", "__pycache__", "tests"),
+    )
+    directory = project / "deploy" / "swerve"
+    truth = miswired(HardwareTruth.matching(load_directory(directory)))
+    truth.save(project / "sim_hardware.json")
+    env = {k: v for k, v in os.environ.items() if k != "SWERVELIB_DEMO"}
+    process = subprocess.Popen(
+        [sys.executable, "-m", "robotpy", "--main", str(project / "robot.py"), "sim", "--nogui"],
+        cwd=project,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        yield directory, truth
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+
+
+def test_guided_session_against_robotpy_sim(robot: tuple[Path, HardwareTruth]) -> None:
+    directory, truth = robot
+    hands = HandsClient("localhost")
+    try:
+        with NetworkTablesTelemetry("localhost", timeout_s=30.0) as source:
+            session = CalibrationSession(directory, source)
+            while (step := session.next_step()) is not None:
+                if step.kind in (
+                    StepKind.FACE_BEVELS_LEFT,
+                    StepKind.CAPTURE_OFFSETS,
+                ) or step.kind in (StepKind.TURN_MODULE, StepKind.SPIN_WHEEL):
+                    hands.point_wheels_forward()
+                time.sleep(SETTLE_S)
+                session.begin(step)
+                if step.kind is StepKind.TURN_MODULE:
+                    hands.turn_module(step.module or "", 90.0)
+                elif step.kind is StepKind.SPIN_WHEEL:
+                    hands.roll_wheel(step.module or "", 0.2)
+                elif step.kind is StepKind.ROTATE_ROBOT:
+                    hands.rotate_robot(90.0)
+                time.sleep(SETTLE_S)
+                observation = session.finish(step)
+                assert observation.accepted, observation.explanation
+                assert observation.verdict is not Verdict.TOO_SMALL
+            result = session.apply(confirm=True)
+    finally:
+        hands.close()
+    assert result is not None and result.written
+    written = HardwareTruth.matching(load_directory(directory))
+    for corner in truth.corners:
+        mine = written.corner(corner.name)
+        assert (mine.angle_reversed, mine.drive_reversed, mine.encoder_reversed) == (
+            corner.angle_reversed,
+            corner.drive_reversed,
+            corner.encoder_reversed,
+        ), corner.name
+        error = (mine.encoder_zero_deg - corner.encoder_zero_deg + 180.0) % 360.0 - 180.0
+        assert abs(error) < 1.5, (corner.name, mine.encoder_zero_deg, corner.encoder_zero_deg)
+    assert written.imu_reversed is True
