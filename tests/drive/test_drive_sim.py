@@ -146,3 +146,18 @@ def test_from_directory_default_max_speed_and_override() -> None:
         assert h.drive.max_speed == pytest.approx(h.drive.config.max_speed_mps)
     config = h.drive.config
     assert config.directory == str(REV_NAVX)
+
+
+def test_vision_measurement_pulls_the_pose_towards_it() -> None:
+    import wpilib
+
+    with simulated() as h:
+        h.run(0.2)
+        now = wpilib.Timer.getFPGATimestamp()
+        target = Pose2d(2.0, 1.0, Rotation2d())
+        for _ in range(20):
+            h.drive.add_vision_measurement(target, now, (0.01, 0.01, 0.01))
+            h.run(0.02)
+            now = wpilib.Timer.getFPGATimestamp()
+        pose = h.drive.get_pose()
+    assert pose.translation().distance(target.translation()) < 0.3, pose
