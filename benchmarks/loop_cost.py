@@ -1,0 +1,569 @@
+"""Cost of one swervelib robot loop against the floor: the same device I/O written by hand.
+
+One process, simulation, no physics stepped (every device reads at rest, which costs the same as
+reading a moving one). For each configuration it builds two library drives from the deploy
+directory, one at the default telemetry verbosity (HIGH) and one at ``NONE``, both with
+``simulate=False`` so the library's own physics model is not timed, and a *floor*: a minimal
+hand-written loop that makes the same device reads and writes the simplest correct way on the
+library drive's own vendor objects (REVLib allows one Spark object per CAN id per process) and
+calls WPILib kinematics, desaturation and pose estimation directly.
+
+One loop is ``periodic()`` plus one field-relative ``drive()`` with speeds that change every loop.
+All loops of all configurations are interleaved (the order rotates every round) so machine noise
+hits them alike. Printed: median and p10/p90 per loop, the library/floor ratio, and the share of a
+20 ms robot loop on a roboRIO at an assumed slowdown. Then the tracemalloc (and RSS) growth over
+100 000 library loops.
+
+Usage::
+
+    python benchmarks/loop_cost.py             # full run (a few minutes)
+    python benchmarks/loop_cost.py --quick     # fewer loops, smoke test
+    python benchmarks/loop_cost.py --profile   # cProfile of the library loop instead
+    python benchmarks/loop_cost.py --rev-config vortex_throughbore_navx   # all-REV + navX
+
+The REV configurations share CAN ids, so only one of them can be measured per process.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import gc
+import io
+import math
+import os
+import pstats
+import statistics
+import sys
+import tempfile
+import time
+import tracemalloc
+from array import array
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+DEPLOY = REPO / "deploy"
+if str(REPO) not in sys.path:
+    sys.path.insert(0, str(REPO))
+
+# phoenix6 keeps simulated device configs in ./ctre_sim: keep them out of the repository.
+os.chdir(tempfile.mkdtemp(prefix="swervelib-bench-"))
+
+import navx  # noqa: E402,F401 - vendor libraries are loaded before anything is timed
+import rev  # noqa: E402
+import wpilib  # noqa: E402
+from phoenix6 import BaseStatusSignal, StatusCode, controls  # noqa: E402
+from wpilib.simulation import DriverStationSim  # noqa: E402
+from wpimath.estimator import SwerveDrive4PoseEstimator  # noqa: E402
+from wpimath.geometry import Pose2d, Rotation2d  # noqa: E402
+from wpimath.kinematics import (  # noqa: E402
+    ChassisSpeeds,
+    SwerveDrive4Kinematics,
+    SwerveModulePosition,
+    SwerveModuleState,
+)
+
+from swervelib import SwerveDrive, TelemetryVerbosity  # noqa: E402
+
+LOOP_S = 0.02
+ROBORIO_SLOWDOWN = 25.0  # a roboRIO 2 core runs CPython about 20-30x slower than this desktop core
+ANTI_JITTER_FRACTION = 0.01  # same rule as the library: hold the angle below 1 % of top speed
+OK = StatusCode.OK
+SITE_PACKAGES = str(Path(rev.__file__).resolve().parent.parent) + "/"
+
+_K_POSITION = rev.SparkLowLevel.ControlType.kPosition
+_K_VELOCITY = rev.SparkLowLevel.ControlType.kVelocity
+_SLOT0 = rev.ClosedLoopSlot.kSlot0
+_ARB_VOLTS = rev.SparkClosedLoopController.ArbFFUnits.kVoltage
+
+
+# -- the floor -----------------------------------------------------------------------------------
+class Floor:
+    """What every hand-written loop shares: WPILib kinematics and pose estimation, nothing else.
+
+    Subclasses read the sensors (:meth:`read`) into ``drive_m``, ``drive_mps``, ``steer_deg``,
+    ``absolute_deg`` and ``yaw_deg`` and write the two set-points of a module (:meth:`command`).
+    """
+
+    def __init__(self, drive: SwerveDrive) -> None:
+        modules = drive.modules
+        assert len(modules) == 4, "the floor is written for four modules"
+        self.kinematics = SwerveDrive4Kinematics(*(m.location for m in modules))
+        self.max_speed = drive.max_speed
+        self.offsets = [m.config.absolute_encoder_offset_deg for m in modules]
+        self.hold_mps = [ANTI_JITTER_FRACTION * m.free_speed_mps for m in modules]
+        self.kv = [12.0 / m.free_speed_mps for m in modules]
+        self.cosine = [m.use_cosine_compensator for m in modules]
+        self.drive_m = [0.0] * 4
+        self.drive_mps = [0.0] * 4
+        self.steer_deg = [0.0] * 4
+        self.absolute_deg = [0.0] * 4
+        self.yaw_deg = 0.0
+        self.bad_refreshes = 0  # phoenix6 refreshes that were not OK (stale frames on a busy VM)
+        self.read()
+        self.angles = [
+            Rotation2d.fromDegrees(a - o)
+            for a, o in zip(self.absolute_deg, self.offsets, strict=True)
+        ]
+        self.targets_deg = [a.degrees() for a in self.angles]
+        d, a = self.drive_m, self.angles
+        self.estimator = SwerveDrive4PoseEstimator(
+            self.kinematics,
+            Rotation2d.fromDegrees(self.yaw_deg),
+            (
+                SwerveModulePosition(d[0], a[0]),
+                SwerveModulePosition(d[1], a[1]),
+                SwerveModulePosition(d[2], a[2]),
+                SwerveModulePosition(d[3], a[3]),
+            ),
+            Pose2d(),
+        )
+        self.pose = Pose2d()
+
+    def read(self) -> None:
+        raise NotImplementedError
+
+    def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
+        raise NotImplementedError
+
+    def loop(self, vx: float, vy: float, omega: float) -> None:
+        """One robot loop: read, odometry, then a field-relative drive command."""
+        # periodic()
+        self.read()
+        a, o = self.absolute_deg, self.offsets
+        from_degrees = Rotation2d.fromDegrees
+        angles = [
+            from_degrees(a[0] - o[0]),
+            from_degrees(a[1] - o[1]),
+            from_degrees(a[2] - o[2]),
+            from_degrees(a[3] - o[3]),
+        ]
+        self.angles = angles
+        drive_m = self.drive_m
+        self.pose = self.estimator.update(
+            Rotation2d.fromDegrees(self.yaw_deg),
+            (
+                SwerveModulePosition(drive_m[0], angles[0]),
+                SwerveModulePosition(drive_m[1], angles[1]),
+                SwerveModulePosition(drive_m[2], angles[2]),
+                SwerveModulePosition(drive_m[3], angles[3]),
+            ),
+        )
+        # drive()
+        speeds = ChassisSpeeds.fromFieldRelativeSpeeds(
+            ChassisSpeeds(vx, vy, omega), self.pose.rotation()
+        )
+        speeds = ChassisSpeeds.discretize(speeds, LOOP_S)
+        states = self.kinematics.desaturateWheelSpeeds(
+            self.kinematics.toSwerveModuleStates(speeds), self.max_speed
+        )
+        for i in range(4):
+            state: SwerveModuleState = states[i]
+            angle = angles[i]
+            state.optimize(angle)
+            if self.cosine[i]:
+                state.cosineScale(angle)
+            speed = state.speed
+            if abs(speed) >= self.hold_mps[i]:
+                self.targets_deg[i] = state.angle.degrees()
+            # the steering motor's own encoder + the shortest turn to the target (as the library)
+            error = (self.targets_deg[i] - angle.degrees() + 180.0) % 360.0 - 180.0
+            self.command(i, self.steer_deg[i] + error, speed, self.kv[i] * speed)
+
+
+class SparkCancoderPigeonFloor(Floor):
+    """Spark MAX/FLEX motors (REVLib getters), CANcoders and a Pigeon2 (one ``refresh_all``)."""
+
+    def __init__(self, drive: SwerveDrive) -> None:
+        modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
+        imu: Any = drive.imu
+        self.drive_encoders = [m.drive_motor.spark.getEncoder() for m in modules]
+        self.steer_encoders = [m.angle_motor.spark.getEncoder() for m in modules]
+        self.drive_pids = [m.drive_motor.spark.getClosedLoopController() for m in modules]
+        self.steer_pids = [m.angle_motor.spark.getClosedLoopController() for m in modules]
+        self.absolute = [m.encoder.device.get_absolute_position(False) for m in modules]
+        self.yaw = imu.device.get_yaw(False)
+        self.signals = [*self.absolute, self.yaw]
+        super().__init__(drive)
+
+    def read(self) -> None:
+        if BaseStatusSignal.refresh_all(self.signals) is OK:
+            self.absolute_deg = [s.value_as_double * 360.0 for s in self.absolute]
+            self.yaw_deg = self.yaw.value_as_double
+        else:
+            self.bad_refreshes += 1  # keep the last readings
+        self.drive_m = [e.getPosition() for e in self.drive_encoders]
+        self.drive_mps = [e.getVelocity() for e in self.drive_encoders]
+        self.steer_deg = [e.getPosition() for e in self.steer_encoders]
+
+    def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
+        self.steer_pids[index].setSetpoint(steer_setpoint_deg % 360.0, _K_POSITION)
+        self.drive_pids[index].setSetpoint(speed, _K_VELOCITY, _SLOT0, ff_volts, _ARB_VOLTS)
+
+
+class SparkAttachedNavXFloor(Floor):
+    """All REV (absolute encoder on the steering Spark's data port) and a navX."""
+
+    def __init__(self, drive: SwerveDrive) -> None:
+        modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
+        imu: Any = drive.imu
+        self.drive_encoders = [m.drive_motor.spark.getEncoder() for m in modules]
+        self.steer_encoders = [m.angle_motor.spark.getEncoder() for m in modules]
+        self.absolute = [m.angle_motor.spark.getAbsoluteEncoder() for m in modules]
+        self.drive_pids = [m.drive_motor.spark.getClosedLoopController() for m in modules]
+        self.steer_pids = [m.angle_motor.spark.getClosedLoopController() for m in modules]
+        self.ahrs: Any = imu._device  # the navX adapter's navx.AHRS (no public accessor)
+        super().__init__(drive)
+
+    def read(self) -> None:
+        self.absolute_deg = [e.getPosition() for e in self.absolute]
+        self.yaw_deg = -self.ahrs.getAngle()  # navX angles are clockwise positive
+        self.drive_m = [e.getPosition() for e in self.drive_encoders]
+        self.drive_mps = [e.getVelocity() for e in self.drive_encoders]
+        self.steer_deg = [e.getPosition() for e in self.steer_encoders]
+
+    def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
+        self.steer_pids[index].setSetpoint(steer_setpoint_deg % 360.0, _K_POSITION)
+        self.drive_pids[index].setSetpoint(speed, _K_VELOCITY, _SLOT0, ff_volts, _ARB_VOLTS)
+
+
+class TalonCancoderPigeonFloor(Floor):
+    """phoenix6 only: every signal in one ``refresh_all``, one preallocated request per motor."""
+
+    def __init__(self, drive: SwerveDrive) -> None:
+        modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
+        imu: Any = drive.imu
+        self.talons_drive = [m.drive_motor.device for m in modules]
+        self.talons_steer = [m.angle_motor.device for m in modules]
+        self.drive_pos = [t.get_position(False) for t in self.talons_drive]
+        self.drive_vel = [t.get_velocity(False) for t in self.talons_drive]
+        self.steer_pos = [t.get_position(False) for t in self.talons_steer]
+        self.absolute = [m.encoder.device.get_absolute_position(False) for m in modules]
+        self.yaw = imu.device.get_yaw(False)
+        self.signals = [
+            *self.drive_pos,
+            *self.drive_vel,
+            *self.steer_pos,
+            *self.absolute,
+            self.yaw,
+        ]
+        # krakenx60 (not the _foc type): no FOC commutation, as the library configures it
+        self.steer_requests = [controls.PositionVoltage(0.0, enable_foc=False) for _ in modules]
+        self.drive_requests = [controls.VelocityVoltage(0.0, enable_foc=False) for _ in modules]
+        super().__init__(drive)
+
+    def read(self) -> None:
+        if BaseStatusSignal.refresh_all(self.signals) is not OK:
+            self.bad_refreshes += 1
+            return  # keep the last readings
+        # Mechanism units: drive metres (SensorToMechanismRatio), steering module rotations.
+        self.drive_m = [s.value_as_double for s in self.drive_pos]
+        self.drive_mps = [s.value_as_double for s in self.drive_vel]
+        self.steer_deg = [s.value_as_double * 360.0 for s in self.steer_pos]
+        self.absolute_deg = [s.value_as_double * 360.0 for s in self.absolute]
+        self.yaw_deg = self.yaw.value_as_double
+
+    def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
+        steer = self.steer_requests[index]
+        steer.position = steer_setpoint_deg / 360.0
+        self.talons_steer[index].set_control(steer)
+        request = self.drive_requests[index]
+        request.velocity = speed
+        request.feed_forward = ff_volts
+        self.talons_drive[index].set_control(request)
+
+
+FLOORS: dict[str, type[Floor]] = {
+    "swerve": SparkCancoderPigeonFloor,
+    "vortex_throughbore_navx": SparkAttachedNavXFloor,
+    "kraken_cancoder_pigeon2": TalonCancoderPigeonFloor,
+}
+
+
+# -- what is timed ---------------------------------------------------------------------------------
+def speed_sequence(count: int) -> list[tuple[float, float, float]]:
+    """Field-relative commands that change every loop (m/s, m/s, rad/s), some near zero."""
+    return [
+        (
+            2.5 * math.sin(2 * math.pi * k / 500),
+            1.5 * math.cos(2 * math.pi * k / 700),
+            2.0 * math.sin(2 * math.pi * k / 300),
+        )
+        for k in range(count)
+    ]
+
+
+def library_loop(drive: SwerveDrive) -> Callable[[float, float, float], None]:
+    def loop(vx: float, vy: float, omega: float) -> None:
+        drive.periodic()
+        drive.drive(ChassisSpeeds(vx, vy, omega), field_relative=True)
+
+    return loop
+
+
+@dataclass
+class Case:
+    config: str
+    label: str  # "library HIGH", "library NONE", "floor"
+    loop: Callable[[float, float, float], None]
+    times_ns: array[int]
+
+
+@dataclass
+class Setup:
+    config: str
+    high: SwerveDrive
+    none: SwerveDrive
+    floor: Floor
+
+    def cases(self) -> list[Case]:
+        return [
+            Case(self.config, "library HIGH", library_loop(self.high), array("q")),
+            Case(self.config, "library NONE", library_loop(self.none), array("q")),
+            Case(self.config, "floor", self.floor.loop, array("q")),
+        ]
+
+
+def build(config: str) -> Setup:
+    directory = DEPLOY / config
+    high = SwerveDrive.from_directory(directory, simulate=False)
+    none = SwerveDrive.from_directory(directory, verbosity=TelemetryVerbosity.NONE, simulate=False)
+    return Setup(config, high, none, FLOORS[config](high))
+
+
+def check_floor(setup: Setup) -> None:
+    """The floor must read what the library reads: same module angles, distances and yaw."""
+    drive, floor = setup.high, setup.floor
+    for module, angle, distance in zip(drive.modules, floor.angles, floor.drive_m, strict=True):
+        difference = (module.angle_deg - angle.degrees() + 180.0) % 360.0 - 180.0
+        assert abs(difference) < 1e-6, f"{setup.config} {module.name}: angle {difference}"
+        assert abs(module.raw_drive_m - distance) < 1e-9, f"{setup.config} {module.name}"
+    assert abs(drive.get_raw_yaw().degrees() - floor.yaw_deg) < 1e-6, f"{setup.config}: yaw"
+
+
+def run_interleaved(
+    cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]
+) -> None:
+    """Each round runs every case once, starting one case later than the round before."""
+    clock = time.perf_counter_ns
+    n = len(cases)
+    loops = [c.loop for c in cases]
+    times = [c.times_ns for c in cases]
+    for r in range(rounds):
+        vx, vy, omega = speeds[r % len(speeds)]
+        for j in range(n):
+            i = (r + j) % n
+            loop = loops[i]
+            t0 = clock()
+            loop(vx, vy, omega)
+            times[i].append(clock() - t0)
+
+
+# -- reporting -------------------------------------------------------------------------------------
+def percentile(sorted_values: Sequence[float], q: float) -> float:
+    index = q * (len(sorted_values) - 1)
+    low = math.floor(index)
+    high = min(low + 1, len(sorted_values) - 1)
+    return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (index - low)
+
+
+@dataclass
+class Stats:
+    median_us: float
+    p10_us: float
+    p90_us: float
+
+    @classmethod
+    def of(cls, times_ns: Sequence[int]) -> Stats:
+        values = sorted(t / 1000.0 for t in times_ns)
+        return cls(statistics.median(values), percentile(values, 0.1), percentile(values, 0.9))
+
+
+def library_signal_count(drive: SwerveDrive) -> int:
+    """phoenix6 status signals the library refreshes per loop (the adapters' public batch)."""
+    devices: list[Any] = [drive.imu]
+    for m in drive.modules:
+        devices += [m.drive_motor, m.angle_motor, m.encoder]
+    return sum(len(d.status_signals()) for d in devices if d is not None)
+
+
+def print_signal_counts(setups: Sequence[Setup]) -> None:
+    for setup in setups:
+        floor = len(getattr(setup.floor, "signals", ()))
+        print(
+            f"{setup.config}: phoenix6 signals refreshed per loop: library "
+            f"{library_signal_count(setup.high)}, floor {floor}"
+        )
+
+
+def print_table(cases: Sequence[Case], rounds: int) -> None:
+    stats = {(c.config, c.label): Stats.of(c.times_ns) for c in cases}
+    print(f"\nOne loop = periodic() + drive(field_relative=True); {rounds} interleaved rounds.")
+    print(
+        f"roboRIO share assumes a {ROBORIO_SLOWDOWN:.0f}x slowdown of the median "
+        f"(of a {LOOP_S * 1000:.0f} ms loop).\n"
+    )
+    header = (
+        f"{'configuration':<26}{'loop':<14}{'median µs':>10}{'p10 µs':>9}{'p90 µs':>9}"
+        f"{'lib/floor':>11}{'p10 ratio':>11}{'roboRIO':>9}"
+    )
+    print(header)
+    print("-" * len(header))
+    for config in dict.fromkeys(c.config for c in cases):
+        floor = stats[(config, "floor")]
+        for label in ("library HIGH", "library NONE", "floor"):
+            s = stats[(config, label)]
+            ratio = f"{s.median_us / floor.median_us:.2f}" if label != "floor" else ""
+            ratio10 = f"{s.p10_us / floor.p10_us:.2f}" if label != "floor" else ""
+            rio = s.median_us * ROBORIO_SLOWDOWN / (LOOP_S * 1e6)
+            print(
+                f"{config:<26}{label:<14}{s.median_us:>10.1f}{s.p10_us:>9.1f}{s.p90_us:>9.1f}"
+                f"{ratio:>11}{ratio10:>11}{rio:>8.1%}"
+            )
+    print("\nlib/floor = ratio of the medians; p10 ratio = ratio of the 10th percentiles.")
+    print("Targets (issue 7): library/floor <= 1.3 at HIGH, <= 1.1 at NONE.")
+
+
+def rss_kib() -> int:
+    """Resident set size of this process (KiB), from /proc (0 where unavailable)."""
+    try:
+        for line in Path("/proc/self/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def memory_growth(setup: Setup, loops: int, speeds: Sequence[tuple[float, ...]]) -> None:
+    """tracemalloc growth over ``loops`` library loops at HIGH, plus allocated blocks and RSS.
+
+    A snapshot after the first tenth of the loops separates one-off allocations (caches, lazily
+    built objects) from growth that goes on: the second figure is what the last nine tenths added.
+    """
+    loop = library_loop(setup.high)
+    for k in range(2000):  # warm every cache and lazily created object first
+        loop(*speeds[k % len(speeds)])
+    print(f"  {setup.config}: {loops} loops under tracemalloc ...", file=sys.stderr, flush=True)
+    gc.collect()
+    tracemalloc.start()
+    ignore = [tracemalloc.Filter(False, tracemalloc.__file__)]
+    before = tracemalloc.take_snapshot().filter_traces(ignore)
+    blocks_before = sys.getallocatedblocks()
+    rss_before = rss_kib()
+    tenth = max(loops // 10, 1)
+    middle = before
+    t0 = time.perf_counter()
+    for k in range(loops):
+        vx, vy, omega = speeds[k % len(speeds)]
+        loop(vx, vy, omega)
+        if k + 1 == tenth:
+            gc.collect()
+            middle = tracemalloc.take_snapshot().filter_traces(ignore)
+    elapsed = time.perf_counter() - t0
+    gc.collect()
+    after = tracemalloc.take_snapshot().filter_traces(ignore)
+    blocks_after = sys.getallocatedblocks()
+    rss_after = rss_kib()
+    tracemalloc.stop()
+    total = after.compare_to(before, "lineno")
+    late = after.compare_to(middle, "lineno")
+    growth = sum(d.size_diff for d in total)
+    late_growth = sum(d.size_diff for d in late)
+    print(
+        f"{setup.config:<26}{loops:>7} loops ({elapsed:5.1f} s traced): tracemalloc {growth:+,} B "
+        f"in all, {late_growth:+,} B over the last {loops - tenth}; "
+        f"allocated blocks {blocks_after - blocks_before:+,}; RSS {rss_after - rss_before:+,} KiB"
+    )
+    for d in total[:3]:
+        if d.size_diff:
+            where = d.traceback.format()[0].strip().replace(SITE_PACKAGES, "")
+            print(f"    {d.size_diff:+,} B ({d.count_diff:+} blocks)  {where}")
+
+
+def profile(setup: Setup, loops: int, speeds: Sequence[tuple[float, ...]], top: int) -> None:
+    """cProfile of the library loop at HIGH: swervelib by cumulative time, all by own time."""
+    loop = library_loop(setup.high)
+    for k in range(500):
+        loop(*speeds[k % len(speeds)])
+    profiler = cProfile.Profile()
+    profiler.enable()
+    for k in range(loops):
+        vx, vy, omega = speeds[k % len(speeds)]
+        loop(vx, vy, omega)
+    profiler.disable()
+    print(f"\n=== cProfile, library loop at HIGH, {setup.config}, {loops} loops ===")
+    print("(per-call times are inflated by the profiler; compare them with each other)")
+    for sort, restriction in (("cumulative", r"swervelib|phoenix6.base_status"), ("tottime", "")):
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats(sort).print_stats(*([restriction, top] if restriction else [top]))
+        lines = out.getvalue().splitlines()
+        start = next(i for i, line in enumerate(lines) if "ncalls" in line)
+        print(f"--- by {sort}{' (swervelib only)' if restriction else ''}")
+        for line in lines[start:]:
+            if line.strip():
+                print(line.replace(str(REPO) + "/", "").replace(SITE_PACKAGES, ""))
+
+
+# -- main ------------------------------------------------------------------------------------------
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="fewer loops (smoke test)")
+    parser.add_argument("--rounds", type=int, help="interleaved timing rounds (default 10000)")
+    parser.add_argument("--memory-loops", type=int, help="loops for tracemalloc (default 100000)")
+    parser.add_argument(
+        "--rev-config",
+        default="swerve",
+        choices=("swerve", "vortex_throughbore_navx"),
+        help="REV configuration: SparkMax+CANcoder+Pigeon2 or all-REV+navX",
+    )
+    parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc run")
+    parser.add_argument("--profile", action="store_true", help="cProfile the library loop only")
+    args = parser.parse_args(argv)
+    rounds = args.rounds or (2000 if args.quick else 10000)
+    memory_loops = args.memory_loops or (10000 if args.quick else 100000)
+
+    DriverStationSim.setEnabled(True)  # teleop enabled, as while driving
+    DriverStationSim.setAutonomous(False)
+    DriverStationSim.notifyNewData()
+    wpilib.DriverStation.silenceJoystickConnectionWarning(True)
+
+    setups = [build(args.rev_config), build("kraken_cancoder_pigeon2")]
+    speeds = speed_sequence(10000)
+
+    if args.profile:
+        for setup in setups:
+            profile(setup, 5000 if args.quick else 20000, speeds, 30)
+        return 0
+
+    cases = [case for setup in setups for case in setup.cases()]
+    run_interleaved(cases, 500, speeds)  # warm-up, discarded
+    for case in cases:
+        del case.times_ns[:]
+    run_interleaved(cases, rounds, speeds)
+    for setup in setups:
+        check_floor(setup)
+    print_table(cases, rounds)
+    print_signal_counts(setups)
+    for setup in setups:
+        if setup.floor.bad_refreshes:
+            print(
+                f"warning: {setup.config}: {setup.floor.bad_refreshes} floor refreshes were not OK "
+                "(CTRE sim frames went stale: the machine was overloaded; error printing slows "
+                "both loops)"
+            )
+
+    if not args.no_memory:
+        print(f"\nMemory over {memory_loops} library loops at HIGH (after 2000 warm-up loops):")
+        print("(tracemalloc sees Python allocations; RSS also native ones, and is page-grained)")
+        for setup in setups:
+            memory_growth(setup, memory_loops, speeds)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
