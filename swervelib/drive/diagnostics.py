@@ -68,11 +68,26 @@ class DriveDiagnostics:
         self.imu_disagrees = False
         self.runaway: set[str] = set()
 
-    def update(self, yaw_deg: float, wheel_omega: float, imu_ok: bool, dt: float) -> None:
-        """``yaw_deg`` from the IMU (unwrapped), ``wheel_omega`` (rad/s) from the module states."""
+    def update_heading(
+        self, yaw_deg: float, wheel_omega: float, imu_ok: bool, dt: float, *, judge: bool = True
+    ) -> None:
+        """The IMU check: ``yaw_deg`` from the IMU (unwrapped), ``wheel_omega`` (rad/s) from the
+        module states, ``dt`` the time since the previous call. With ``judge`` False (robot
+        disabled) only the reading is remembered."""
         if dt <= 0:
             return
+        if not judge:
+            self._last_yaw = yaw_deg if imu_ok else None
+            return
         self._check_imu(yaw_deg, wheel_omega, imu_ok, dt)
+
+    def update_modules(self, dt: float, *, judge: bool = True) -> None:
+        """The runaway check, every loop (a module's direction of travel is judged loop by loop)."""
+        if dt <= 0:
+            return
+        if not judge:
+            self._last_angles = [m.angle_deg for m in self.modules]
+            return
         self._check_angles(dt)
 
     def _check_imu(self, yaw_deg: float, wheel_omega: float, imu_ok: bool, dt: float) -> None:

@@ -28,6 +28,14 @@ from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
 from swervelib.drive.angles import module_angle, wrap_180, wrap_360
 
 NOMINAL_VOLTS = 12.0
+READ_ERRORS = (
+    "drive position",
+    "drive velocity",
+    "angle position",
+    "absolute encoder",
+    "absolute encoder fault",
+)
+MOTOR_FAULT_EVERY = 5  # loops between polls of the motor controllers' fault bits (100 ms)
 ANTI_JITTER_FRACTION = 0.01  # below 1 % of top speed, hold the last angle instead of snapping
 
 
@@ -62,6 +70,7 @@ class SwerveModule:
         self._fallback_alert = FaultAlert(f"{config.name} module", wpilib.Alert.AlertType.kWarning)
         self._error_alert = FaultAlert(f"{config.name} module")
         self._errors: dict[str, str] = {}
+        self._fault_countdown = 0
         # Readings, refreshed by update(); the spec's telemetry values.
         self.raw_absolute_deg = 0.0
         self.raw_angle_deg = 0.0
@@ -93,35 +102,57 @@ class SwerveModule:
             self._errors.pop(what, None)
         return result
 
-    def update(self) -> None:
-        """Read this module's sensors (after the drive's batched refresh) and work out its angle."""
-        drive, angle, encoder = self.drive_motor, self.angle_motor, self.encoder
-        call = self._call
-        self.raw_drive_m = _finite(
-            call("drive position", drive.get_position, nan), self.raw_drive_m
-        )
-        self.drive_velocity_mps = _finite(
-            call("drive velocity", drive.get_velocity, nan), self.drive_velocity_mps
-        )
-        self.raw_angle_deg = _finite(
-            call("angle position", angle.get_position, nan), self.raw_angle_deg
-        )
-        fault = None
+    def _forget(self, names: tuple[str, ...]) -> None:
+        for name in names:
+            self._errors.pop(name, None)
+
+    def _read_guarded(self) -> tuple[float, float, float, float, str | None]:
+        """The readings one call at a time, each failure reported under its own name."""
+        call, drive, angle, encoder = self._call, self.drive_motor, self.angle_motor, self.encoder
+        drive_m = call("drive position", drive.get_position, nan)
+        drive_v = call("drive velocity", drive.get_velocity, nan)
+        angle_deg = call("angle position", angle.get_position, nan)
+        raw, fault = nan, None
         if encoder is not None:
             raw = call("absolute encoder", encoder.get_absolute_degrees, nan)
             fault = call("absolute encoder fault", encoder.fault, "not answering")
+        return drive_m, drive_v, angle_deg, raw, fault
+
+    def update(self) -> None:
+        """Read this module's sensors (after the drive's batched refresh) and work out its angle."""
+        drive, angle, encoder = self.drive_motor, self.angle_motor, self.encoder
+        try:  # the usual case: nothing raises, so no per-call bookkeeping
+            drive_m, drive_v, angle_deg = (
+                drive.get_position(),
+                drive.get_velocity(),
+                angle.get_position(),
+            )
+            raw, fault = nan, None
+            if encoder is not None:
+                raw, fault = encoder.get_absolute_degrees(), encoder.fault()
+            if self._errors:
+                self._forget(READ_ERRORS)
+        except Exception:
+            self._forget(READ_ERRORS)
+            drive_m, drive_v, angle_deg, raw, fault = self._read_guarded()
+        self.raw_drive_m = _finite(drive_m, self.raw_drive_m)
+        self.drive_velocity_mps = _finite(drive_v, self.drive_velocity_mps)
+        self.raw_angle_deg = _finite(angle_deg, self.raw_angle_deg)
+        if encoder is not None:
             if fault is None and not math.isfinite(raw):
                 fault = "reading is not a number"
             if fault is None:
                 self.raw_absolute_deg = raw
-        call("drive fault", drive.fault, None)  # keeps the adapters' own Alerts current
-        call("angle fault", angle.fault, None)
-        if encoder is not None:
             self._fallback_alert.update(
                 None
                 if fault is None
                 else "absolute encoder unusable, using the angle motor's encoder"
             )
+        self._fault_countdown -= 1
+        if self._fault_countdown <= 0:  # the motors' own fault Alerts, every few loops
+            self._fault_countdown = MOTOR_FAULT_EVERY
+            self._call("drive fault", drive.fault, None)
+            self._call("angle fault", angle.fault, None)
         if encoder is not None and fault is None:
             self.angle_deg = module_angle(self.raw_absolute_deg, self._offset)
             self._relative_to_module = wrap_180(self.angle_deg - self.raw_angle_deg)
@@ -164,11 +195,20 @@ class SwerveModule:
         self.speed_setpoint_mps = speed
         self.angle_setpoint_deg = wrap_360(target)
         self.is_commanded = True
-        target_motor = self.raw_angle_deg + error
-        self._call("angle command", lambda: self.angle_motor.set_angle(target_motor), None)
-        self._call(
-            "drive command", lambda: self.drive_motor.set_velocity(speed, self._kv * speed), None
-        )
+        try:
+            self.angle_motor.set_angle(self.raw_angle_deg + error)
+        except Exception as failure:  # reported, never raised: the loop must go on
+            self._errors["angle command"] = f"angle command raised {failure!r}"
+        else:
+            if self._errors:
+                self._errors.pop("angle command", None)
+        try:
+            self.drive_motor.set_velocity(speed, self._kv * speed)
+        except Exception as failure:
+            self._errors["drive command"] = f"drive command raised {failure!r}"
+        else:
+            if self._errors:
+                self._errors.pop("drive command", None)
 
     def stop(self) -> None:
         """Zero drive output and hold the current angle."""

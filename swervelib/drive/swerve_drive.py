@@ -45,6 +45,7 @@ from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 
 LOOP_PERIOD_S = 0.02
 SUPPORTED_MODULE_COUNTS = (2, 3, 4, 6)
+DIAGNOSTICS_EVERY = 5  # loops between IMU-against-wheels checks (judged over tenths of a second)
 
 
 def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
@@ -120,6 +121,8 @@ class SwerveDrive:
         self.heading_controller.enableContinuousInput(-math.pi, math.pi)
         self.telemetry = DriveTelemetry(self.modules, self.max_speed, verbosity)
         self.diagnostics = DriveDiagnostics(self.modules)
+        self._diagnostics_countdown = DIAGNOSTICS_EVERY
+        self._diagnostics_dt = 0.0
         self._last_time = wpilib.Timer.getFPGATimestamp()
         # In simulation the drive steps a physics model of itself unless a SwerveSim is attached
         # explicitly (e.g. in physics.py), so `from_directory()` drives in `robotpy sim` as is.
@@ -239,15 +242,30 @@ class SwerveDrive:
             module.update()
         positions = [m.get_position() for m in self.modules]
         self._update_yaw(dt)
-        if wpilib.DriverStation.isEnabled():
-            omega = self.get_robot_relative_speeds().omega
-            self.diagnostics.update(self._yaw_deg, omega, self._imu_ok, dt)
         self._positions = positions
         self._pose = self.estimator.update(Rotation2d.fromDegrees(self._yaw_deg), tuple(positions))
+        # Measured states and speeds only when something uses them this loop.
+        self._diagnostics_dt += dt
+        self._diagnostics_countdown -= 1
+        diagnose = self._diagnostics_countdown <= 0
+        states: list[SwerveModuleState] | None = None
+        measured: ChassisSpeeds | None = None
+        if diagnose or self.telemetry.verbosity >= TelemetryVerbosity.POSE:
+            states = [m.get_state() for m in self.modules]
+            measured = self.kinematics.toChassisSpeeds(tuple(states))
+        enabled = wpilib.DriverStation.isEnabled()
+        self.diagnostics.update_modules(dt, judge=enabled)
+        if diagnose and measured is not None:
+            self.diagnostics.update_heading(
+                self._yaw_deg, measured.omega, self._imu_ok, self._diagnostics_dt, judge=enabled
+            )
+            self._diagnostics_dt = 0.0
+            self._diagnostics_countdown = DIAGNOSTICS_EVERY
         self.telemetry.publish(
             self._pose,
             self._raw_yaw_deg,
-            self.get_robot_relative_speeds(),
+            states,
+            measured,
             self._desired_speeds,
             self._desired_states,
         )

@@ -123,10 +123,12 @@ class DriveTelemetry:
         self,
         pose: Pose2d,
         raw_yaw_deg: float,
-        measured: ChassisSpeeds,
+        states: list[SwerveModuleState] | None,
+        measured: ChassisSpeeds | None,
         desired: ChassisSpeeds,
-        desired_states: Sequence[SwerveModuleState],
+        desired_states: list[SwerveModuleState],
     ) -> None:
+        """Publish this loop's values; ``states`` and ``measured`` are needed from ``POSE`` up."""
         verbosity = self.verbosity
         if verbosity == TelemetryVerbosity.NONE:
             return
@@ -136,9 +138,11 @@ class DriveTelemetry:
         self.field.setRobotPose(pose)
         if verbosity < TelemetryVerbosity.POSE:
             return
-        self.current_states.set([m.get_state() for m in self.modules])
-        self.desired_states.set(list(desired_states))
-        self.measured_speeds.set(measured)
+        if states is not None:
+            self.current_states.set(states)
+        self.desired_states.set(desired_states)
+        if measured is not None:
+            self.measured_speeds.set(measured)
         self.desired_speeds.set(desired)
         if verbosity < TelemetryVerbosity.HIGH:
             return

@@ -205,7 +205,9 @@ def test_drive_motor_reads_metres(type_name: str) -> None:
         for _ in range(150):
             rotor += rps * DT
             motor.sim.set_rotor(rotor, rps, DT)
-        assert motor.get_velocity() == pytest.approx(sign * rps * DRIVE_M_PER_ROTATION, rel=0.02)
+        assert motor.get_velocity() == pytest.approx(
+            sign * rps * DRIVE_M_PER_ROTATION, rel=0.05
+        )  # REV filters velocity (not deterministic)
         assert motor.get_position() == pytest.approx(sign * rotor * DRIVE_M_PER_ROTATION, rel=1e-5)
 
 

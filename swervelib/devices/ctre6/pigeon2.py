@@ -50,7 +50,7 @@ class Pigeon2Imu(Imu):
         )
         self._yaw = self.device.get_yaw(False)
         self._rate = self.device.get_angular_velocity_z_world(False)
-        self._signals: list[Any] = [self._yaw, self._rate]
+        self._signals: list[Any] = [self._yaw]  # the rate is refreshed only when asked for
         self._sim = Pigeon2Sim(self.device)
         self._last_yaw = 0.0
         self._last_rate = 0.0
@@ -75,6 +75,7 @@ class Pigeon2Imu(Imu):
 
     def get_yaw_rate_dps(self) -> float:
         signal = self._rate
+        signal.refresh(False)
         if signal.status is OK:
             value = signal.value_as_double
             if value == value:

@@ -131,7 +131,12 @@ class _PhoenixTalon(SwerveMotor):
 
         self._position = device.get_position(False)
         self._velocity = device.get_velocity(False)
-        self._signals: list[Any] = [self._position, self._velocity]
+        # Refreshed every loop (batched by the drive): what the drive reads each loop. An angle
+        # motor's velocity is not, so it is refreshed only when asked for.
+        self._lazy_velocity = settings.role is Role.ANGLE
+        self._signals: list[Any] = (
+            [self._position] if self._lazy_velocity else [self._position, self._velocity]
+        )
 
         # Control requests, allocated once and mutated per call.
         foc = self.motor in _FOC_MOTORS and self.CONTROLLER == "talonfx"
@@ -164,6 +169,8 @@ class _PhoenixTalon(SwerveMotor):
 
     def get_velocity(self) -> float:
         signal = self._velocity
+        if self._lazy_velocity:
+            signal.refresh(False)
         if signal.status is OK:
             value = signal.value_as_double
             if value == value:

@@ -44,6 +44,11 @@ STATUS_PERIOD_MS: Final = 20
 APPLIED_OUTPUT_PERIOD_MS: Final = 10
 
 _OK: Final = rev.REVLibError.kOk
+_VOLTAGE: Final = rev.SparkLowLevel.ControlType.kVoltage
+_VELOCITY: Final = rev.SparkLowLevel.ControlType.kVelocity
+_POSITION: Final = rev.SparkLowLevel.ControlType.kPosition
+_SLOT0: Final = rev.ClosedLoopSlot.kSlot0
+_FF_VOLTS: Final = rev.SparkClosedLoopController.ArbFFUnits.kVoltage
 _FAULT_FIELDS: Final = (
     "can",
     "sensor",
@@ -54,6 +59,9 @@ _FAULT_FIELDS: Final = (
     "firmware",
     "other",
 )
+
+
+_NO_FAULTS: Final[tuple[list[str], list[str]]] = ([], [])
 
 
 def fault_names(faults: Any) -> list[str]:
@@ -76,6 +84,10 @@ def read_spark(
     except Exception as exc:  # a dead device must not take the robot program down
         problems[what] = f"{what} unreadable ({exc})"
         return last
+    if error == _OK and value == value and value - value == 0.0:  # finite: the usual case
+        if problems:
+            problems.pop(what, None)
+        return value
     if error != _OK:
         problems[what] = f"not answering ({_error_name(error)})"
         return last
@@ -114,6 +126,7 @@ class SparkMotor(SwerveMotor):
         self._last_position = 0.0
         self._last_velocity = 0.0
         self._sim: SparkMotorSim | None = None
+        self.last_faults: tuple[list[str], list[str]] = _NO_FAULTS
 
         self.configured = apply_config(
             self.label,
@@ -190,45 +203,39 @@ class SparkMotor(SwerveMotor):
 
     # --- commands ------------------------------------------------------------------------------
 
-    def _command(self, what: str, action: Callable[[], Any]) -> None:
+    def _command(self, what: str, function: Callable[..., Any], *args: Any) -> None:
         try:
-            result = action()
+            result = function(*args)
         except Exception as error:  # a dead device must not take the robot program down
             self._problems[what] = f"{what} failed ({error})"
             return
         if result == _OK:
-            self._problems.pop(what, None)
+            if self._problems:
+                self._problems.pop(what, None)
         else:
             self._problems[what] = f"{what} failed ({_error_name(result)})"
 
     def set_voltage(self, volts: float) -> None:
         # kVoltage rather than setVoltage(): setVoltage divides by the battery voltage and then
         # voltage compensation scales again, which double-compensates on the real controller.
-        self._command(
-            "command",
-            lambda: self._pid.setSetpoint(volts, rev.SparkLowLevel.ControlType.kVoltage),
-        )
+        self._command("command", self._pid.setSetpoint, volts, _VOLTAGE)
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
         self._command(
             "command",
-            lambda: self._pid.setSetpoint(
-                units_per_second,
-                rev.SparkLowLevel.ControlType.kVelocity,
-                rev.ClosedLoopSlot.kSlot0,
-                feedforward_volts,
-                rev.SparkClosedLoopController.ArbFFUnits.kVoltage,
-            ),
+            self._pid.setSetpoint,
+            units_per_second,
+            _VELOCITY,
+            _SLOT0,
+            feedforward_volts,
+            _FF_VOLTS,
         )
 
     def set_angle(self, degrees: float) -> None:
         if not math.isfinite(degrees):
             self._problems["command"] = f"angle setpoint {degrees} ignored"
             return
-        self._command(
-            "command",
-            lambda: self._pid.setSetpoint(degrees % 360.0, rev.SparkLowLevel.ControlType.kPosition),
-        )
+        self._command("command", self._pid.setSetpoint, degrees % 360.0, _POSITION)
 
     def set_position(self, value: float) -> None:
         """Seed the relative encoder.
@@ -260,13 +267,19 @@ class SparkMotor(SwerveMotor):
         return self._last_velocity
 
     def controller_faults(self) -> tuple[list[str], list[str]]:
-        """Names of the Spark's active and sticky faults (empty lists when it cannot tell)."""
+        """Names of the Spark's active and sticky faults (empty lists when it cannot tell).
+
+        The result is also kept as :attr:`last_faults`."""
         try:
-            active = fault_names(self.spark.getFaults())
-            sticky = fault_names(self.spark.getStickyFaults())
+            active_bits = self.spark.getFaults()
+            sticky_bits = self.spark.getStickyFaults()
+            if active_bits.rawBits == 0 and sticky_bits.rawBits == 0:  # the usual case: cheap
+                self.last_faults = _NO_FAULTS
+            else:
+                self.last_faults = (fault_names(active_bits), fault_names(sticky_bits))
         except Exception:
-            return [], []
-        return active, sticky
+            self.last_faults = _NO_FAULTS
+        return self.last_faults
 
     def fault(self) -> str | None:
         active, sticky = self.controller_faults()
