@@ -174,7 +174,18 @@ class Floor:
             self.command(i, self.steer_deg[i] + error, speed, self.kv[i] * speed)
 
 
-class SparkCancoderPigeonFloor(Floor):
+class SparkFloor(Floor):
+    """REV motors: steering position and drive velocity set-points on the Sparks' own PIDs."""
+
+    steer_pids: list[Any]
+    drive_pids: list[Any]
+
+    def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
+        self.steer_pids[index].setSetpoint(steer_setpoint_deg % 360.0, _K_POSITION)
+        self.drive_pids[index].setSetpoint(speed, _K_VELOCITY, _SLOT0, ff_volts, _ARB_VOLTS)
+
+
+class SparkCancoderPigeonFloor(SparkFloor):
     """Spark MAX/FLEX motors (REVLib getters), CANcoders and a Pigeon2 (one ``refresh_all``)."""
 
     def __init__(self, drive: SwerveDrive) -> None:
@@ -199,12 +210,8 @@ class SparkCancoderPigeonFloor(Floor):
         self.drive_mps = [e.getVelocity() for e in self.drive_encoders]
         self.steer_deg = [e.getPosition() for e in self.steer_encoders]
 
-    def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
-        self.steer_pids[index].setSetpoint(steer_setpoint_deg % 360.0, _K_POSITION)
-        self.drive_pids[index].setSetpoint(speed, _K_VELOCITY, _SLOT0, ff_volts, _ARB_VOLTS)
 
-
-class SparkAttachedNavXFloor(Floor):
+class SparkAttachedNavXFloor(SparkFloor):
     """All REV (absolute encoder on the steering Spark's data port) and a navX."""
 
     def __init__(self, drive: SwerveDrive) -> None:
@@ -224,10 +231,6 @@ class SparkAttachedNavXFloor(Floor):
         self.drive_m = [e.getPosition() for e in self.drive_encoders]
         self.drive_mps = [e.getVelocity() for e in self.drive_encoders]
         self.steer_deg = [e.getPosition() for e in self.steer_encoders]
-
-    def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
-        self.steer_pids[index].setSetpoint(steer_setpoint_deg % 360.0, _K_POSITION)
-        self.drive_pids[index].setSetpoint(speed, _K_VELOCITY, _SLOT0, ff_volts, _ARB_VOLTS)
 
 
 class TalonCancoderPigeonFloor(Floor):

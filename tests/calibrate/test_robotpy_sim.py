@@ -25,6 +25,7 @@ from swervelib.sim.hands import HandsClient
 from swervelib.sim.truth import HardwareTruth
 from swervelib.tools.calibrate import CalibrationSession, StepKind, Verdict
 from swervelib.tools.telemetry_client import NetworkTablesTelemetry
+from tests.calibrate import assert_config_describes
 from tests.conftest import REPO
 
 SETTLE_S = 0.4  # a loop, CTRE's wall-clock signals and an NT update
@@ -99,14 +100,5 @@ def test_guided_session_against_robotpy_sim(robot: tuple[Path, HardwareTruth]) -
     finally:
         hands.close()
     assert result is not None and result.written
-    written = HardwareTruth.matching(load_directory(directory))
-    for corner in truth.corners:
-        mine = written.corner(corner.name)
-        assert (mine.angle_reversed, mine.drive_reversed, mine.encoder_reversed) == (
-            corner.angle_reversed,
-            corner.drive_reversed,
-            corner.encoder_reversed,
-        ), corner.name
-        error = (mine.encoder_zero_deg - corner.encoder_zero_deg + 180.0) % 360.0 - 180.0
-        assert abs(error) < 1.5, (corner.name, mine.encoder_zero_deg, corner.encoder_zero_deg)
-    assert written.imu_reversed is True
+    assert_config_describes(directory, truth, tolerance_deg=1.5)
+    assert truth.imu_reversed is True

@@ -29,7 +29,6 @@ from pathlib import Path
 import ntcore
 import pytest
 
-from swervelib.config import load_directory
 from swervelib.sim import HardwareTruth
 from swervelib.tools.calibrate import CalibrationSession, Step, StepKind, Verdict
 from swervelib.tools.capture import capture_offsets
@@ -42,6 +41,7 @@ from swervelib.tools.telemetry_client import (
     Signal,
     TelemetryConnectionError,
 )
+from tests.calibrate import assert_config_describes
 from tests.conftest import DEPLOY, REPO
 from tests.drive.harness import Harness, simulated
 
@@ -243,17 +243,7 @@ def test_guided_session_fixes_a_miswired_robot(nt_server: int, tmp_path: Path) -
         assert "inverted.angle: false → true" in shown[0]
 
     # the written files describe the hardware
-    written = HardwareTruth.matching(load_directory(directory))
-    for corner in truth.corners:
-        mine = written.corner(corner.name)
-        assert (mine.angle_reversed, mine.drive_reversed, mine.encoder_reversed) == (
-            corner.angle_reversed,
-            corner.drive_reversed,
-            corner.encoder_reversed,
-        ), corner.name
-        error = (mine.encoder_zero_deg - corner.encoder_zero_deg + 180.0) % 360.0 - 180.0
-        assert abs(error) < 1.0, (corner.name, mine.encoder_zero_deg, corner.encoder_zero_deg)
-    assert written.imu_reversed is truth.imu_reversed
+    assert_config_describes(directory, truth, tolerance_deg=1.0)
 
     # a fresh process drives the robot with the new files, another with the old ones
     truth_file = tmp_path / "truth.json"
