@@ -10,7 +10,12 @@ slipping) never raises an alarm, and each clears itself once things agree again:
   it always turns *towards* it. One that keeps turning *away* from a setpoint it is far from is being
   driven the wrong way: ``inverted.angle`` is wrong for that module (spec §1.7).
 
-Both report through WPILib Alerts, in the spec's words. An optional protective stop (off by default:
+* **A module that cannot reach its angle while driving.** It turns the right way but stays far
+  from its setpoint for long stretches, held back by the tire scrubbing on the floor: the angle
+  PID (or its current limit) is too weak for the load (spec §1.8 — grinding on the ground but not
+  on blocks: tune PID, do not invert). Reported as a warning.
+
+All report through WPILib Alerts, in the spec's words. An optional protective stop (off by default:
 ``SwerveDrive.diagnostics.protective_stop = True``) stops the drive while a runaway is reported.
 """
 
@@ -30,14 +35,17 @@ IMU_PERSIST_S = 0.5
 ANGLE_ERROR_DEG = 20.0
 AWAY_RATE_DPS = 20.0  # turning away from the setpoint at least this fast
 ANGLE_PERSIST_S = 0.4
+STALL_ERROR_DEG = 15.0  # a module this far from its angle, not turning away, for this long:
+STALL_PERSIST_S = 0.8  # a healthy module turns 90° in about 0.2 s
 RECOVERY_RATE = 0.5  # the timers drain at half the speed they fill
 
 
 class _LeakyTimer:
     """Fills while a condition holds, drains (more slowly) while it does not."""
 
-    def __init__(self, limit: float) -> None:
+    def __init__(self, limit: float, recovery: float = RECOVERY_RATE) -> None:
         self.limit = limit
+        self.recovery = recovery
         self.value = 0.0
 
     def update(self, condition: bool, dt: float) -> bool | None:
@@ -45,7 +53,7 @@ class _LeakyTimer:
         if condition:
             self.value = min(self.value + dt, 2 * self.limit)
         else:
-            self.value = max(self.value - RECOVERY_RATE * dt, 0.0)
+            self.value = max(self.value - self.recovery * dt, 0.0)
         if self.value >= self.limit:
             return True
         return False if self.value == 0.0 else None
@@ -63,6 +71,12 @@ class DriveDiagnostics:
         self._angle_alerts = [
             FaultAlert(f"{m.name} module", wpilib.Alert.AlertType.kError) for m in self.modules
         ]
+        self._stall_timers = [_LeakyTimer(STALL_PERSIST_S, recovery=1.0) for _ in self.modules]
+        self._stall_alerts = [
+            FaultAlert(f"{m.name} module tuning", wpilib.Alert.AlertType.kWarning)
+            for m in self.modules
+        ]
+        self.stalled: set[str] = set()
         self._last_yaw: float | None = None
         self._last_angles = [m.angle_deg for m in self.modules]
         self.imu_disagrees = False
@@ -110,24 +124,52 @@ class DriveDiagnostics:
             )
 
     def _check_angles(self, dt: float) -> None:
-        for index, (module, timer, alert) in enumerate(
-            zip(self.modules, self._angle_timers, self._angle_alerts, strict=True)
-        ):
+        for index, module in enumerate(self.modules):
             rate = wrap_180(module.angle_deg - self._last_angles[index]) / dt
             self._last_angles[index] = module.angle_deg
             error = wrap_180(module.angle_setpoint_deg - module.angle_deg)
+            commanded = module.is_commanded
             away = error * rate < 0 and abs(rate) > AWAY_RATE_DPS
-            verdict = timer.update(
-                module.is_commanded and abs(error) > ANGLE_ERROR_DEG and away, dt
+            far = abs(error) > ANGLE_ERROR_DEG
+            self._judge(
+                module.name,
+                self.runaway,
+                self._angle_timers[index],
+                self._angle_alerts[index],
+                commanded and far and away,
+                f"{module.name} angle is running away from its setpoint: check inverted.angle",
+                dt,
             )
-            if verdict is True and module.name not in self.runaway:
-                self.runaway.add(module.name)
-                alert.update(
-                    f"{module.name} angle is running away from its setpoint: check inverted.angle"
-                )
-            elif verdict is False and module.name in self.runaway:
-                self.runaway.discard(module.name)
-                alert.update(None)
+            stuck = abs(error) > STALL_ERROR_DEG and not away
+            self._judge(
+                module.name,
+                self.stalled,
+                self._stall_timers[index],
+                self._stall_alerts[index],
+                commanded and stuck and module.speed_setpoint_mps != 0.0,
+                f"{module.name} turns the right way but cannot reach its angle under load: "
+                "tune the angle PID rather than invert (spec §1.8: grinding on the ground but "
+                "not on blocks)",
+                dt,
+            )
+
+    @staticmethod
+    def _judge(
+        name: str,
+        flagged: set[str],
+        timer: _LeakyTimer,
+        alert: FaultAlert,
+        condition: bool,
+        text: str,
+        dt: float,
+    ) -> None:
+        verdict = timer.update(condition, dt)
+        if verdict is True and name not in flagged:
+            flagged.add(name)
+            alert.update(text)
+        elif verdict is False and name in flagged:
+            flagged.discard(name)
+            alert.update(None)
 
     @property
     def should_stop(self) -> bool:

@@ -86,7 +86,11 @@ class SwerveSim:
         initial_module_angles_deg: Mapping[str, float] | None = None,
         initial_pose: Pose2d | None = None,
         initial_yaw_deg: float = 0.0,
+        steer_scrub_volts: float = 0.0,
     ) -> None:
+        """``steer_scrub_volts``: extra friction (in motor volts) that the tire's scrub on the floor
+        adds to turning a module while the robot stands on its wheels; 0 models a robot on blocks
+        or a floor with negligible scrub."""
         self.drive = drive
         self.truth = truth or HardwareTruth.matching(drive.config)
         config = drive.config
@@ -132,7 +136,7 @@ class SwerveSim:
                     angle_model=MotorModel(
                         dc_motor(angle_config.angle_motor_type.motor),
                         angle_inertia,
-                        physical.friction.angle,
+                        physical.friction.angle + steer_scrub_volts,
                     ),
                     drive_model=MotorModel(
                         dc_motor(drive_config.drive_motor_type.motor),

@@ -87,3 +87,37 @@ def test_no_false_alarm_on_a_correct_robot_driven_hard() -> None:
             h.run(1.0, random_driving)
             assert not h.drive.diagnostics.imu_disagrees
             assert h.drive.diagnostics.runaway == set(), h.drive.diagnostics.runaway
+            assert h.drive.diagnostics.stalled == set(), h.drive.diagnostics.stalled
+
+
+def test_weak_angle_pid_under_scrub_is_reported_as_tuning() -> None:
+    """Spec §1.8: the wheels turn the right way but stall short of their angle on the ground."""
+    clock = [0.0]
+
+    def zigzag(drive: SwerveDrive) -> None:  # the direction changes every second
+        clock[0] += 0.02
+        direction = 1.0 if int(clock[0]) % 2 == 0 else -1.0
+        drive.drive(ChassisSpeeds(0.6, 0.6 * direction, 0.0))
+
+    with simulated(steer_scrub_volts=4.0) as h:
+        h.run(4.0, zigzag)
+        assert h.drive.diagnostics.stalled, "no module reported as stalling under load"
+        assert h.drive.diagnostics.runaway == set()  # it turns the right way: not an inversion
+        assert any("tune the angle PID rather than invert" in a for a in alerts_all())
+    with simulated() as h:  # the same driving on blocks (no scrub): nothing to report
+        clock[0] = 0.0
+        h.run(4.0, zigzag)
+        assert h.drive.diagnostics.stalled == set()
+
+
+def alerts_all() -> list[str]:
+    import ntcore
+    import wpilib
+
+    wpilib.SmartDashboard.updateValues()
+    nt = ntcore.NetworkTableInstance.getDefault()
+    texts: list[str] = []
+    for level in ("errors", "warnings"):
+        topic = nt.getStringArrayTopic(f"/SmartDashboard/Swerve Alerts/{level}")
+        texts += topic.subscribe([]).get()
+    return texts
