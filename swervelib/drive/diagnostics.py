@@ -35,8 +35,9 @@ IMU_PERSIST_S = 0.5
 ANGLE_ERROR_DEG = 20.0
 AWAY_RATE_DPS = 20.0  # turning away from the setpoint at least this fast
 ANGLE_PERSIST_S = 0.4
-STALL_ERROR_DEG = 15.0  # a module this far from its angle, not turning away, for this long:
-STALL_PERSIST_S = 0.8  # a healthy module turns 90° in about 0.2 s
+STALL_ERROR_DEG = 15.0  # a module this far from its angle, turning towards it only slowly,
+STALL_RATE_DPS = 90.0  # for this long: a healthy module turns 90° in about 0.2 s and chases a
+STALL_PERSIST_S = 0.8  # moving setpoint at hundreds of degrees per second
 RECOVERY_RATE = 0.5  # the timers drain at half the speed they fill
 
 
@@ -140,7 +141,7 @@ class DriveDiagnostics:
                 f"{module.name} angle is running away from its setpoint: check inverted.angle",
                 dt,
             )
-            stuck = abs(error) > STALL_ERROR_DEG and not away
+            stuck = abs(error) > STALL_ERROR_DEG and not away and abs(rate) < STALL_RATE_DPS
             self._judge(
                 module.name,
                 self.stalled,

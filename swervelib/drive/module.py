@@ -143,11 +143,12 @@ class SwerveModule:
                 fault = "reading is not a number"
             if fault is None:
                 self.raw_absolute_deg = raw
-            self._fallback_alert.update(
-                None
-                if fault is None
-                else "absolute encoder unusable, using the angle motor's encoder"
-            )
+            if (fault is None) == self.absolute_read_issue:  # the state changes: tell the Alert
+                self._fallback_alert.update(
+                    None
+                    if fault is None
+                    else "absolute encoder unusable, using the angle motor's encoder"
+                )
         self._fault_countdown -= 1
         if self._fault_countdown <= 0:  # the motors' own fault Alerts, every few loops
             self._fault_countdown = MOTOR_FAULT_EVERY
@@ -161,7 +162,8 @@ class SwerveModule:
             self.angle_deg = wrap_360(self.raw_angle_deg + self._relative_to_module)
             self.absolute_read_issue = True
         self._angle = Rotation2d.fromDegrees(self.angle_deg)
-        self._error_alert.update("; ".join(self._errors.values()) or None)
+        if self._errors or self._error_alert.active is not None:
+            self._error_alert.update("; ".join(self._errors.values()) or None)
 
     def seed_relative_encoder(self) -> None:
         """Set the angle motor's relative encoder to the module angle (done at start-up)."""
