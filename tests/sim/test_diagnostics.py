@@ -11,15 +11,7 @@ from wpimath.kinematics import ChassisSpeeds
 from swervelib import SwerveDrive
 from swervelib.sim import HardwareTruth
 from tests.drive.harness import simulated
-
-
-def alerts() -> list[str]:
-    import ntcore
-    import wpilib
-
-    wpilib.SmartDashboard.updateValues()  # a robot's loop does this; the tests step by hand
-    nt = ntcore.NetworkTableInstance.getDefault()
-    return list(nt.getStringArrayTopic("/SmartDashboard/Swerve Alerts/errors").subscribe([]).get())
+from tests.sim import alert_texts
 
 
 def spin(drive: SwerveDrive) -> None:
@@ -30,7 +22,9 @@ def test_reversed_imu_is_reported_while_spinning() -> None:
     with simulated(truth=lambda t: replace(t, imu_reversed=True)) as h:
         h.run(2.0, spin)
         assert h.drive.diagnostics.imu_disagrees
-        assert any("IMU yaw turns opposite to the wheels" in a for a in alerts()), alerts()
+        assert any("IMU yaw turns opposite to the wheels" in a for a in alert_texts(("errors",))), (
+            alert_texts(("errors",))
+        )
 
 
 def test_reversed_drive_motors_are_reported_while_spinning() -> None:
@@ -52,7 +46,9 @@ def test_runaway_angle_motor_is_named() -> None:
     with simulated(truth=lambda t: t.with_corner("backright", angle_reversed=True)) as h:
         h.run(4.0, circle)
         assert h.drive.diagnostics.runaway == {"backright"}
-        assert any("backright angle is running away" in a for a in alerts()), alerts()
+        assert any("backright angle is running away" in a for a in alert_texts(("errors",))), (
+            alert_texts(("errors",))
+        )
         h.drive.stop()
         h.run(3.0)  # not commanded: the alert clears
         assert h.drive.diagnostics.runaway == set()
@@ -103,21 +99,8 @@ def test_weak_angle_pid_under_scrub_is_reported_as_tuning() -> None:
         h.run(4.0, zigzag)
         assert h.drive.diagnostics.stalled, "no module reported as stalling under load"
         assert h.drive.diagnostics.runaway == set()  # it turns the right way: not an inversion
-        assert any("tune the angle PID rather than invert" in a for a in alerts_all())
+        assert any("tune the angle PID rather than invert" in a for a in alert_texts())
     with simulated() as h:  # the same driving on blocks (no scrub): nothing to report
         clock[0] = 0.0
         h.run(4.0, zigzag)
         assert h.drive.diagnostics.stalled == set()
-
-
-def alerts_all() -> list[str]:
-    import ntcore
-    import wpilib
-
-    wpilib.SmartDashboard.updateValues()
-    nt = ntcore.NetworkTableInstance.getDefault()
-    texts: list[str] = []
-    for level in ("errors", "warnings"):
-        topic = nt.getStringArrayTopic(f"/SmartDashboard/Swerve Alerts/{level}")
-        texts += topic.subscribe([]).get()
-    return texts

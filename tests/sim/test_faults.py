@@ -6,22 +6,10 @@ import math
 from typing import Any
 
 import pytest
-import wpilib
 from wpimath.kinematics import ChassisSpeeds
 
 from tests.drive.harness import simulated
-
-
-def alert_texts() -> list[str]:
-    import ntcore
-
-    wpilib.SmartDashboard.updateValues()
-    nt = ntcore.NetworkTableInstance.getDefault()
-    texts: list[str] = []
-    for level in ("errors", "warnings"):
-        topic = nt.getStringArrayTopic(f"/SmartDashboard/Swerve Alerts/{level}")
-        texts += topic.subscribe([]).get()
-    return texts
+from tests.sim import alert_texts
 
 
 def forward(drive: Any) -> None:
