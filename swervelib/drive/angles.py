@@ -2,21 +2,17 @@
 
 from __future__ import annotations
 
-import math
-
 
 def wrap_360(degrees: float) -> float:
     """Wrap to [0, 360)."""
-    wrapped = math.fmod(degrees, 360.0)
-    if wrapped < 0:
-        wrapped += 360.0
-    # fmod of a tiny negative number can give exactly 360.0 after the addition
-    return 0.0 if wrapped >= 360.0 else wrapped
+    wrapped = degrees % 360.0  # Python's float modulo takes the divisor's sign: [0, 360]
+    return 0.0 if wrapped >= 360.0 else wrapped  # a tiny negative rounds up to exactly 360
 
 
 def wrap_180(degrees: float) -> float:
     """Wrap to [-180, 180)."""
-    return wrap_360(degrees + 180.0) - 180.0
+    wrapped = (degrees + 180.0) % 360.0
+    return -180.0 if wrapped >= 360.0 else wrapped - 180.0
 
 
 def module_angle(raw_absolute_deg: float, offset_deg: float) -> float:

@@ -255,15 +255,16 @@ class SparkMotor(SwerveMotor):
 
     # --- readings ------------------------------------------------------------------------------
 
-    def _read(self, what: str, getter: Callable[[], float], last: float) -> float:
-        return read_spark(self.spark, self._problems, what, getter, last)
-
     def get_position(self) -> float:
-        self._last_position = self._read("position", self._encoder.getPosition, self._last_position)
+        self._last_position = read_spark(
+            self.spark, self._problems, "position", self._encoder.getPosition, self._last_position
+        )
         return self._last_position
 
     def get_velocity(self) -> float:
-        self._last_velocity = self._read("velocity", self._encoder.getVelocity, self._last_velocity)
+        self._last_velocity = read_spark(
+            self.spark, self._problems, "velocity", self._encoder.getVelocity, self._last_velocity
+        )
         return self._last_velocity
 
     def controller_faults(self) -> tuple[list[str], list[str]]:
