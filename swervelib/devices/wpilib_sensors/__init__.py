@@ -44,3 +44,18 @@ class PortPool:
 
 
 PORTS = PortPool()
+
+
+class PooledDevice:
+    """An adapter holding a device from :data:`PORTS` (``_device``), its sim hook (``_sim``)."""
+
+    _device: Any
+    _sim: Any
+    _key: Hashable
+
+    def close(self) -> None:
+        """Give the port back (the last adapter on it frees the HAL handle)."""
+        if self._device is not None:
+            self._device = None
+            self._sim = None
+            PORTS.release(self._key)

@@ -27,7 +27,7 @@ import wpilib
 from swervelib.devices.faults import NOT_A_NUMBER, FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
 from swervelib.devices.settings import EncoderSettings
-from swervelib.devices.wpilib_sensors import PORTS
+from swervelib.devices.wpilib_sensors import PORTS, PooledDevice
 
 VELOCITY_TIME_CONSTANT_S = 0.05
 MIN_SAMPLE_PERIOD_S = 0.005
@@ -72,7 +72,7 @@ class _VelocityEstimator:
         self._last_time, self._last_degrees = now, degrees
 
 
-class _RoborioEncoder(AbsoluteEncoder):
+class _RoborioEncoder(PooledDevice, AbsoluteEncoder):
     """Shared reading, inversion, wrapping, velocity and fault logic."""
 
     def __init__(self, settings: EncoderSettings, key: tuple[str, int]) -> None:
@@ -134,13 +134,6 @@ class _RoborioEncoder(AbsoluteEncoder):
         if self._sim is None:
             self._sim = self._make_sim()
         return self._sim
-
-    def close(self) -> None:
-        """Give the channel back (the last adapter on it frees the HAL handle)."""
-        if self._device is not None:
-            self._device = None
-            self._sim = None
-            PORTS.release(self._key)
 
 
 class DutyCycleAbsoluteEncoder(_RoborioEncoder):

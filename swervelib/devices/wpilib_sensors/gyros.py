@@ -23,12 +23,12 @@ import wpilib
 from swervelib.devices.faults import FaultAlert, checked
 from swervelib.devices.interfaces import Imu, ImuSim
 from swervelib.devices.settings import ImuSettings
-from swervelib.devices.wpilib_sensors import PORTS
+from swervelib.devices.wpilib_sensors import PORTS, PooledDevice
 
 NOT_CONNECTED = "not connected"
 
 
-class _WpilibGyro(Imu):
+class _WpilibGyro(PooledDevice, Imu):
     """Shared reading, inversion and fault logic.
 
     ``_DEVICE_SIGN`` turns the device's ``getAngle()`` into CCW positive (+1 or -1).
@@ -93,13 +93,6 @@ class _WpilibGyro(Imu):
         if self._sim is None:
             self._sim = self._make_sim()
         return self._sim
-
-    def close(self) -> None:
-        """Give the port back (the last adapter on it frees the HAL handle)."""
-        if self._device is not None:
-            self._device = None
-            self._sim = None
-            PORTS.release(self._key)
 
 
 class ADIS16448Imu(_WpilibGyro):
