@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from swervelib.config.catalog import (
     ENCODER_TYPES,
     IMU_TYPES,
-    MOTOR_FREE_SPEED_RPS,
     MOTOR_TYPES,
     EncoderType,
     ImuType,
@@ -46,11 +45,6 @@ class MotorSettings:
     units_per_rotation: float
     optimal_voltage: float
     pidf: PIDF | None
-
-    @property
-    def free_speed(self) -> float:
-        """Mechanism free speed at 12 V: m/s (drive) or degrees/s (angle)."""
-        return MOTOR_FREE_SPEED_RPS[self.motor_type.motor] * self.units_per_rotation
 
     @property
     def gear_ratio(self) -> float:

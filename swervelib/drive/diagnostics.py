@@ -26,8 +26,8 @@ from collections.abc import Sequence
 
 import wpilib
 
+from swervelib.angles import wrap_180
 from swervelib.devices.faults import FaultAlert
-from swervelib.drive.angles import wrap_180
 from swervelib.drive.module import SwerveModule
 
 TURNING_RAD_S = 0.6  # the wheels must say at least this much rotation before the IMU is judged

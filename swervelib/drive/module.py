@@ -22,10 +22,10 @@ import wpilib
 from wpimath.geometry import Rotation2d, Translation2d
 from wpimath.kinematics import SwerveModulePosition, SwerveModuleState
 
+from swervelib.angles import module_angle, wrap_180, wrap_360
 from swervelib.config.model import ModuleConfig
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
-from swervelib.drive.angles import module_angle, wrap_180, wrap_360
 
 NOMINAL_VOLTS = 12.0
 READ_ERRORS = (

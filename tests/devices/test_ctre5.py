@@ -21,12 +21,13 @@ import wpilib
 from phoenix5.sensors import PigeonIMU_StatusFrame
 from wpilib.simulation import DriverStationSim
 
+from swervelib.angles import nearest_equivalent
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES
 from swervelib.config.model import PIDF, DeviceConfig
 from swervelib.devices import registry
 from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder
 from swervelib.devices.ctre5.pigeon import PigeonImu
-from swervelib.devices.ctre5.talonsrx import TalonSRXMotor, nearest_equivalent
+from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
 from swervelib.devices.interfaces import Device
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 

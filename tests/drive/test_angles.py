@@ -7,7 +7,7 @@ import math
 from hypothesis import given
 from hypothesis import strategies as st
 
-from swervelib.drive.angles import module_angle, nearest_equivalent, wrap_180, wrap_360
+from swervelib.angles import module_angle, nearest_equivalent, wrap_180, wrap_360
 
 angles = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False)
 

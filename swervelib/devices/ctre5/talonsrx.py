@@ -33,6 +33,7 @@ from typing import Any, Final
 import phoenix5
 import wpilib
 
+from swervelib.angles import nearest_equivalent
 from swervelib.config.model import PIDF
 from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, feed_enable, is_ok
 from swervelib.devices.faults import FaultAlert, apply_config
@@ -68,11 +69,6 @@ _FAULT_FLAGS: Final = (
 def _apply(label: str, what: str, action: Callable[[], Any]) -> bool:
     """Run a phoenix5 config call through apply_config (retries, then an Alert)."""
     return apply_config(label, what, lambda: is_ok(action()))
-
-
-def nearest_equivalent(target_deg: float, current_deg: float) -> float:
-    """The angle equal to ``target_deg`` modulo 360 that is closest to ``current_deg``."""
-    return current_deg + math.remainder(target_deg - current_deg, 360.0)
 
 
 class TalonSRXMotor(SwerveMotor):

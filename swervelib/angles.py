@@ -1,4 +1,4 @@
-"""Angle arithmetic in degrees, pure Python (property-tested)."""
+"""Angle arithmetic in degrees, pure Python (property-tested); shared by devices and drive."""
 
 from __future__ import annotations
 
