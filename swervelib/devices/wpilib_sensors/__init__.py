@@ -12,6 +12,8 @@ from __future__ import annotations
 from collections.abc import Callable, Hashable
 from typing import Any
 
+from swervelib.devices.faults import FaultAlert
+
 
 class PortPool:
     """Opened devices by port, shared by every adapter on that port, reference counted."""
@@ -52,6 +54,21 @@ class PooledDevice:
     _device: Any
     _sim: Any
     _key: Hashable
+
+    def _open(self) -> Any:
+        """Open the device (called only when no adapter holds the port yet)."""
+        raise NotImplementedError
+
+    def _take_port(self, settings: Any, key: Hashable) -> None:
+        """The state every pooled adapter starts from: label, channel, inversion sign, Alert, and
+        the device on ``key`` (``settings`` is an EncoderSettings or ImuSettings)."""
+        self.label: str = settings.label
+        self.channel: int = settings.device.id
+        self._sign = -1.0 if settings.inverted else 1.0
+        self._key = key
+        self.alert = FaultAlert(settings.label)
+        self._device = PORTS.acquire(key, self._open)
+        self._sim = None
 
     def close(self) -> None:
         """Give the port back (the last adapter on it frees the HAL handle)."""

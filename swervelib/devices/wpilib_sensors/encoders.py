@@ -24,10 +24,10 @@ from typing import Any
 
 import wpilib
 
-from swervelib.devices.faults import NOT_A_NUMBER, FaultAlert
+from swervelib.devices.faults import NOT_A_NUMBER
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
 from swervelib.devices.settings import EncoderSettings
-from swervelib.devices.wpilib_sensors import PORTS, PooledDevice
+from swervelib.devices.wpilib_sensors import PooledDevice
 
 VELOCITY_TIME_CONSTANT_S = 0.05
 MIN_SAMPLE_PERIOD_S = 0.005
@@ -75,14 +75,10 @@ class _VelocityEstimator:
 class _RoborioEncoder(PooledDevice, AbsoluteEncoder):
     """Shared reading, inversion, wrapping, velocity and fault logic."""
 
+    _sim: EncoderSim | None
+
     def __init__(self, settings: EncoderSettings, key: tuple[str, int]) -> None:
-        self.label = settings.label
-        self.channel = settings.device.id
-        self._sign = -1.0 if settings.inverted else 1.0
-        self._key = key
-        self.alert = FaultAlert(settings.label)
-        self._device: Any = PORTS.acquire(key, self._open)
-        self._sim: EncoderSim | None = None
+        self._take_port(settings, key)
         self._last_degrees = 0.0
         self._value_fault: str | None = None
         self._velocity = _VelocityEstimator()

@@ -20,10 +20,10 @@ from typing import Any
 
 import wpilib
 
-from swervelib.devices.faults import FaultAlert, checked
+from swervelib.devices.faults import checked
 from swervelib.devices.interfaces import Imu, ImuSim
 from swervelib.devices.settings import ImuSettings
-from swervelib.devices.wpilib_sensors import PORTS, PooledDevice
+from swervelib.devices.wpilib_sensors import PooledDevice
 
 NOT_CONNECTED = "not connected"
 
@@ -34,16 +34,12 @@ class _WpilibGyro(PooledDevice, Imu):
     ``_DEVICE_SIGN`` turns the device's ``getAngle()`` into CCW positive (+1 or -1).
     """
 
+    _sim: ImuSim | None
+
     _DEVICE_SIGN = 1.0
 
     def __init__(self, settings: ImuSettings, key: tuple[str, int]) -> None:
-        self.label = settings.label
-        self.channel = settings.device.id
-        self._sign = -1.0 if settings.inverted else 1.0
-        self._key = key
-        self.alert = FaultAlert(settings.label)
-        self._device: Any = PORTS.acquire(key, self._open)
-        self._sim: ImuSim | None = None
+        self._take_port(settings, key)
         self._last_yaw = 0.0
         self._last_rate = 0.0
         self._value_fault: str | None = None
