@@ -6,13 +6,17 @@ directory, one at the default telemetry verbosity (HIGH) and one at ``NONE``, bo
 ``simulate=False`` so the library's own physics model is not timed, and a *floor*: a minimal
 hand-written loop that makes the same device reads and writes the simplest correct way on the
 library drive's own vendor objects (REVLib allows one Spark object per CAN id per process) and
-calls WPILib kinematics, desaturation and pose estimation directly.
+calls WPILib kinematics, desaturation and pose estimation directly. It refreshes phoenix6 signals
+with phoenix6's own ``BaseStatusSignal.refresh_all``. Where there are phoenix6 signals, a second
+floor, *floor, batched*, refreshes them through swervelib's ``SignalBatch`` instead, so the table
+also shows the library's own overhead apart from what its batch saves.
 
 One loop is ``periodic()`` plus one field-relative ``drive()`` with speeds that change every loop.
-All loops of all configurations are interleaved (the order rotates every round) so machine noise
-hits them alike. Printed: median and p10/p90 per loop, the library/floor ratio, and the share of a
-20 ms robot loop on a roboRIO at an assumed slowdown. Then the tracemalloc (and RSS) growth over
-100 000 library loops.
+A configuration's loops (library HIGH and NONE, the floors) are interleaved, the order rotating
+every round, so machine noise hits them alike; the configurations are timed one after the other.
+Printed: median and p10/p90 per loop, the library/floor ratios, and the share of a 20 ms robot loop
+on a roboRIO at an assumed slowdown. Then the tracemalloc (and RSS) growth over 100 000 library
+loops.
 
 Usage::
 
@@ -67,11 +71,13 @@ from wpimath.kinematics import (  # noqa: E402
 )
 
 from swervelib import SwerveDrive, TelemetryVerbosity  # noqa: E402
+from swervelib.devices.ctre6.batch import SignalBatch  # noqa: E402
 
 LOOP_S = 0.02
 ROBORIO_SLOWDOWN = 25.0  # a roboRIO 2 core runs CPython about 20-30x slower than this desktop core
 ANTI_JITTER_FRACTION = 0.01  # same rule as the library: hold the angle below 1 % of top speed
 OK = StatusCode.OK
+BATCHED = "floor, batched"  # the floor refreshing phoenix6 signals through swervelib's batch
 SITE_PACKAGES = str(Path(rev.__file__).resolve().parent.parent) + "/"
 
 _K_POSITION = rev.SparkLowLevel.ControlType.kPosition
@@ -88,9 +94,15 @@ class Floor:
     ``absolute_deg`` and ``yaw_deg`` and write the two set-points of a module (:meth:`command`).
     """
 
-    def __init__(self, drive: SwerveDrive) -> None:
+    signals: list[Any]  # phoenix6 status signals read per loop (empty without phoenix6 devices)
+
+    def __init__(self, drive: SwerveDrive, *, batched: bool = False) -> None:
         modules = drive.modules
         assert len(modules) == 4, "the floor is written for four modules"
+        # batched: refresh the phoenix6 signals through swervelib's SignalBatch (its native fast
+        # path) instead of phoenix6's refresh_all, to show the library's own overhead apart from
+        # what that batch saves.
+        self.batch = SignalBatch(self.signals) if batched and self.signals else None
         self.kinematics = SwerveDrive4Kinematics(*(m.location for m in modules))
         self.max_speed = drive.max_speed
         self.offsets = [m.config.absolute_encoder_offset_deg for m in modules]
@@ -188,7 +200,7 @@ class SparkFloor(Floor):
 class SparkCancoderPigeonFloor(SparkFloor):
     """Spark MAX/FLEX motors (REVLib getters), CANcoders and a Pigeon2 (one ``refresh_all``)."""
 
-    def __init__(self, drive: SwerveDrive) -> None:
+    def __init__(self, drive: SwerveDrive, *, batched: bool = False) -> None:
         modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
         imu: Any = drive.imu
         self.drive_encoders = [m.drive_motor.spark.getEncoder() for m in modules]
@@ -198,10 +210,11 @@ class SparkCancoderPigeonFloor(SparkFloor):
         self.absolute = [m.encoder.device.get_absolute_position(False) for m in modules]
         self.yaw = imu.device.get_yaw(False)
         self.signals = [*self.absolute, self.yaw]
-        super().__init__(drive)
+        super().__init__(drive, batched=batched)
 
     def read(self) -> None:
-        if BaseStatusSignal.refresh_all(self.signals) is OK:
+        batch = self.batch
+        if (BaseStatusSignal.refresh_all(self.signals) is OK) if batch is None else batch.refresh():
             self.absolute_deg = [s.value_as_double * 360.0 for s in self.absolute]
             self.yaw_deg = self.yaw.value_as_double
         else:
@@ -214,7 +227,7 @@ class SparkCancoderPigeonFloor(SparkFloor):
 class SparkAttachedNavXFloor(SparkFloor):
     """All REV (absolute encoder on the steering Spark's data port) and a navX."""
 
-    def __init__(self, drive: SwerveDrive) -> None:
+    def __init__(self, drive: SwerveDrive, *, batched: bool = False) -> None:
         modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
         imu: Any = drive.imu
         self.drive_encoders = [m.drive_motor.spark.getEncoder() for m in modules]
@@ -223,7 +236,8 @@ class SparkAttachedNavXFloor(SparkFloor):
         self.drive_pids = [m.drive_motor.spark.getClosedLoopController() for m in modules]
         self.steer_pids = [m.angle_motor.spark.getClosedLoopController() for m in modules]
         self.ahrs: Any = imu._device  # the navX adapter's navx.AHRS (no public accessor)
-        super().__init__(drive)
+        self.signals = []
+        super().__init__(drive, batched=batched)
 
     def read(self) -> None:
         self.absolute_deg = [e.getPosition() for e in self.absolute]
@@ -236,7 +250,7 @@ class SparkAttachedNavXFloor(SparkFloor):
 class TalonCancoderPigeonFloor(Floor):
     """phoenix6 only: every signal in one ``refresh_all``, one preallocated request per motor."""
 
-    def __init__(self, drive: SwerveDrive) -> None:
+    def __init__(self, drive: SwerveDrive, *, batched: bool = False) -> None:
         modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
         imu: Any = drive.imu
         self.talons_drive = [m.drive_motor.device for m in modules]
@@ -256,10 +270,14 @@ class TalonCancoderPigeonFloor(Floor):
         # krakenx60 (not the _foc type): no FOC commutation, as the library configures it
         self.steer_requests = [controls.PositionVoltage(0.0, enable_foc=False) for _ in modules]
         self.drive_requests = [controls.VelocityVoltage(0.0, enable_foc=False) for _ in modules]
-        super().__init__(drive)
+        super().__init__(drive, batched=batched)
 
     def read(self) -> None:
-        if BaseStatusSignal.refresh_all(self.signals) is not OK:
+        batch = self.batch
+        ok = (
+            (BaseStatusSignal.refresh_all(self.signals) is OK) if batch is None else batch.refresh()
+        )
+        if not ok:
             self.bad_refreshes += 1
             return  # keep the last readings
         # Mechanism units: drive metres (SensorToMechanismRatio), steering module rotations.
@@ -321,20 +339,26 @@ class Setup:
     high: SwerveDrive
     none: SwerveDrive
     floor: Floor
+    batched_floor: Floor | None  # the floor on swervelib's phoenix6 batch (phoenix6 configs)
 
     def cases(self) -> list[Case]:
-        return [
+        cases = [
             Case(self.config, "library HIGH", library_loop(self.high), array("q")),
             Case(self.config, "library NONE", library_loop(self.none), array("q")),
             Case(self.config, "floor", self.floor.loop, array("q")),
         ]
+        if self.batched_floor is not None:
+            cases.append(Case(self.config, BATCHED, self.batched_floor.loop, array("q")))
+        return cases
 
 
 def build(config: str) -> Setup:
     directory = DEPLOY / config
     high = SwerveDrive.from_directory(directory, simulate=False)
     none = SwerveDrive.from_directory(directory, verbosity=TelemetryVerbosity.NONE, simulate=False)
-    return Setup(config, high, none, FLOORS[config](high))
+    floor = FLOORS[config](high)
+    batched = FLOORS[config](high, batched=True) if floor.signals else None
+    return Setup(config, high, none, floor, batched)
 
 
 def check_floor(setup: Setup) -> None:
@@ -410,23 +434,31 @@ def print_table(cases: Sequence[Case], rounds: int) -> None:
         f"(of a {LOOP_S * 1000:.0f} ms loop).\n"
     )
     header = (
-        f"{'configuration':<26}{'loop':<14}{'median µs':>10}{'p10 µs':>9}{'p90 µs':>9}"
-        f"{'lib/floor':>11}{'p10 ratio':>11}{'roboRIO':>9}"
+        f"{'configuration':<26}{'loop':<16}{'median µs':>10}{'p10 µs':>9}{'p90 µs':>9}"
+        f"{'lib/floor':>11}{'p10 ratio':>11}{'vs batched':>12}{'roboRIO':>9}"
     )
     print(header)
     print("-" * len(header))
     for config in dict.fromkeys(c.config for c in cases):
         floor = stats[(config, "floor")]
-        for label in ("library HIGH", "library NONE", "floor"):
-            s = stats[(config, label)]
-            ratio = f"{s.median_us / floor.median_us:.2f}" if label != "floor" else ""
-            ratio10 = f"{s.p10_us / floor.p10_us:.2f}" if label != "floor" else ""
+        batched = stats.get((config, BATCHED))
+        for label in ("library HIGH", "library NONE", "floor", BATCHED):
+            s = stats.get((config, label))
+            if s is None:
+                continue
+            library = label.startswith("library")
+            ratio = f"{s.median_us / floor.median_us:.2f}" if library else ""
+            ratio10 = f"{s.p10_us / floor.p10_us:.2f}" if library else ""
+            versus = f"{s.median_us / batched.median_us:.2f}" if library and batched else ""
             rio = s.median_us * ROBORIO_SLOWDOWN / (LOOP_S * 1e6)
             print(
-                f"{config:<26}{label:<14}{s.median_us:>10.1f}{s.p10_us:>9.1f}{s.p90_us:>9.1f}"
-                f"{ratio:>11}{ratio10:>11}{rio:>8.1%}"
+                f"{config:<26}{label:<16}{s.median_us:>10.1f}{s.p10_us:>9.1f}{s.p90_us:>9.1f}"
+                f"{ratio:>11}{ratio10:>11}{versus:>12}{rio:>8.1%}"
             )
-    print("\nlib/floor = ratio of the medians; p10 ratio = ratio of the 10th percentiles.")
+    print("\nlib/floor = ratio of the medians; p10 ratio = ratio of the 10th percentiles;")
+    print("vs batched = library median over the median of the floor refreshing its phoenix6")
+    print("signals through swervelib's SignalBatch instead of phoenix6's refresh_all: the")
+    print("library's own overhead, without what its batch saves.")
     print("Targets (issue 7): library/floor <= 1.3 at HIGH, <= 1.1 at NONE.")
 
 
@@ -543,11 +575,18 @@ def main(argv: Sequence[str] | None = None) -> int:
             profile(setup, 5000 if args.quick else 20000, speeds, 30)
         return 0
 
-    cases = [case for setup in setups for case in setup.cases()]
-    run_interleaved(cases, 500, speeds)  # warm-up, discarded
-    for case in cases:
-        del case.times_ns[:]
-    run_interleaved(cases, rounds, speeds)
+    # Each configuration's loops (library HIGH and NONE, floor, batched floor) are interleaved
+    # with each other; the configurations are timed one after the other (all devices of both stay
+    # alive throughout). Interleaving the two configurations' eight loops as well would time each
+    # loop with caches cold from seven others, which no robot does: it runs one drive.
+    cases = []
+    for setup in setups:
+        setup_cases = setup.cases()
+        run_interleaved(setup_cases, 500, speeds)  # warm-up, discarded
+        for case in setup_cases:
+            del case.times_ns[:]
+        run_interleaved(setup_cases, rounds, speeds)
+        cases += setup_cases
     for setup in setups:
         check_floor(setup)
     print_table(cases, rounds)

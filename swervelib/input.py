@@ -123,7 +123,9 @@ def stick_heading(stick_x: float, stick_y: float, deadband: float, last: float) 
     deflection = math.hypot(forward, left)
     if not math.isfinite(deflection) or deflection <= deadband:
         return last
-    return math.atan2(left, forward)
+    heading = math.atan2(left, forward)
+    # atan2 gives -π for a stick straight back with a tiny (or -0.0) sideways component.
+    return math.pi if heading <= -math.pi else heading
 
 
 # -- the routine ----------------------------------------------------------------------------------

@@ -8,7 +8,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
-from hypothesis import assume, given
+from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from wpimath.geometry import Rotation2d
 
@@ -126,6 +126,7 @@ def test_heading_stick_directions() -> None:
 
 
 @given(heading, st.floats(min_value=0.0, max_value=0.95), st.floats(min_value=0.0, max_value=1.0))
+@example(-math.pi, 0.0, 1.0)  # straight back: atan2 says -π, the heading range is (-π, π]
 def test_heading_stick_points_the_robot_or_holds(angle: float, band: float, m: float) -> None:
     # A stick deflected by m towards `angle` (robot axes), as raw joystick axes.
     raw_x, raw_y = -m * math.sin(angle), -m * math.cos(angle)

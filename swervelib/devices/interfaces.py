@@ -75,7 +75,13 @@ class Device(ABC):
         return ()
 
     def fault(self) -> str | None:
-        """A short description of what is wrong with the device now, or None."""
+        """A short description of what is wrong with the device now, or None; also shows it on
+        the device's Alert.
+
+        The drive calls this for one device every few loops, in turn (each device about once a
+        second), never in the hot path, so it may make slower checks (fault bits, error codes)
+        that the getters leave out.
+        """
         return None
 
 
@@ -96,7 +102,11 @@ class SwerveMotor(Device):
 
     @abstractmethod
     def get_position(self) -> float:
-        """Metres (drive) or degrees (angle), after inversion and conversion; not wrapped."""
+        """Metres (drive) or degrees (angle), after inversion and conversion; not wrapped.
+
+        Getters are called every loop: they never raise for a bad value and never return NaN (they
+        keep the last good value; :meth:`fault` says why).
+        """
 
     @abstractmethod
     def get_velocity(self) -> float:
@@ -121,7 +131,18 @@ class AbsoluteEncoder(Device):
 
     @abstractmethod
     def get_absolute_degrees(self) -> float:
-        """Degrees in [0, 360), after ``absoluteEncoderInverted``, before the offset."""
+        """Degrees in [0, 360), after ``absoluteEncoderInverted``, before the offset.
+
+        A reading that cannot be used (device not answering, bad magnet, NaN) returns the last
+        good value and makes :attr:`usable` False until a good one arrives.
+        """
+
+    @property
+    def usable(self) -> bool:
+        """Whether the last :meth:`get_absolute_degrees` was a good reading. Read every loop by
+        the module (which falls back to the angle motor's encoder when it is False), so adapters
+        with a costly :meth:`fault` keep it as a flag set by the getter."""
+        return self.fault() is None
 
     @abstractmethod
     def get_velocity_dps(self) -> float:
@@ -138,7 +159,14 @@ class Imu(Device):
 
     @abstractmethod
     def get_raw_yaw_degrees(self) -> float:
-        """Yaw in degrees after ``invertedIMU``, before zeroing, not wrapped."""
+        """Yaw in degrees after ``invertedIMU``, before zeroing, not wrapped. A reading that cannot
+        be used returns the last good value and makes :attr:`usable` False."""
+
+    @property
+    def usable(self) -> bool:
+        """Whether the last :meth:`get_raw_yaw_degrees` was a good reading (read every loop by the
+        drive, which turns to the wheels' rotation when it is False)."""
+        return self.fault() is None
 
     @abstractmethod
     def get_yaw_rate_dps(self) -> float:

@@ -1,7 +1,8 @@
 """Misconfiguration detected while driving: what the robot was told against what its sensors say.
 
-Two checks run every loop, each a leaky timer so a brief disagreement (a bump, a collision, a wheel
-slipping) never raises an alarm, and each clears itself once things agree again:
+The checks are spread over the loops by ``SwerveDrive.periodic``, each a leaky timer so a brief
+disagreement (a bump, a collision, a wheel slipping) never raises an alarm, and each clears itself
+once things agree again:
 
 * **IMU against the wheels.** While the wheels say the robot is turning (|ω| above a threshold), the
   IMU must turn the same way. If they keep disagreeing, ``invertedIMU`` or every module's
@@ -26,7 +27,6 @@ from collections.abc import Sequence
 
 import wpilib
 
-from swervelib.angles import wrap_180
 from swervelib.devices.faults import FaultAlert
 from swervelib.drive.module import SwerveModule
 
@@ -51,13 +51,16 @@ class _LeakyTimer:
 
     def update(self, condition: bool, dt: float) -> bool | None:
         """True when the limit is reached, False when fully drained, None in between."""
-        if condition:
-            self.value = min(self.value + dt, 2 * self.limit)
-        else:
-            self.value = max(self.value - self.recovery * dt, 0.0)
-        if self.value >= self.limit:
+        return self.update_window(dt, 0.0) if condition else self.update_window(0.0, dt)
+
+    def update_window(self, held: float, not_held: float) -> bool | None:
+        """:meth:`update` for a stretch of time in which the condition held for ``held`` seconds
+        and did not for ``not_held``."""
+        value = self.value + held - self.recovery * not_held
+        self.value = value = min(max(value, 0.0), 2 * self.limit)
+        if value >= self.limit:
             return True
-        return False if self.value == 0.0 else None
+        return False if value == 0.0 else None
 
 
 class DriveDiagnostics:
@@ -78,8 +81,11 @@ class DriveDiagnostics:
             for m in self.modules
         ]
         self.stalled: set[str] = set()
+        count = len(self.modules)
+        self._away_s = [0.0] * count  # time each module moved away from a far setpoint ...
+        self._stuck_s = [0.0] * count  # ... or crept towards it, since the last judgement
+        self._observed_s = 0.0  # time observed since the last judgement
         self._last_yaw: float | None = None
-        self._last_angles = [m.angle_deg for m in self.modules]
         self.imu_disagrees = False
         self.runaway: set[str] = set()
 
@@ -96,14 +102,54 @@ class DriveDiagnostics:
             return
         self._check_imu(yaw_deg, wheel_omega, imu_ok, dt)
 
-    def update_modules(self, dt: float, *, judge: bool = True) -> None:
-        """The runaway check, every loop (a module's direction of travel is judged loop by loop)."""
+    def observe_modules(self, dt: float) -> None:
+        """Every loop, cheaply: whether each commanded module turned away from a setpoint it is far
+        from during this loop (``SwerveModule.last_turn_deg`` over ``dt``), or crept towards it.
+        A direction of travel is judged loop by loop; :meth:`judge_modules` weighs the totals."""
         if dt <= 0:
             return
-        if not judge:
-            self._last_angles = [m.angle_deg for m in self.modules]
-            return
-        self._check_angles(dt)
+        self._observed_s += dt
+        for index, module in enumerate(self.modules):
+            if not module.is_commanded:
+                continue
+            error = (module.angle_setpoint_deg - module.angle_deg + 180.0) % 360.0 - 180.0
+            rate = module.last_turn_deg / dt
+            if error * rate < 0.0 and abs(rate) > AWAY_RATE_DPS:
+                if abs(error) > ANGLE_ERROR_DEG:
+                    self._away_s[index] += dt
+            elif (
+                abs(error) > STALL_ERROR_DEG
+                and abs(rate) < STALL_RATE_DPS
+                and module.speed_setpoint_mps != 0.0
+            ):
+                self._stuck_s[index] += dt
+
+    def judge_modules(self, *, judge: bool = True) -> None:
+        """The runaway and stall verdicts from what :meth:`observe_modules` saw since the last
+        call (the drive calls this every few loops). With ``judge`` False (robot disabled) the
+        observations are dropped."""
+        observed, self._observed_s = self._observed_s, 0.0
+        for index, module in enumerate(self.modules):
+            away, stuck = self._away_s[index], self._stuck_s[index]
+            self._away_s[index] = self._stuck_s[index] = 0.0
+            if not judge or observed <= 0.0:
+                continue
+            self._judge(
+                module.name,
+                self.runaway,
+                self._angle_timers[index].update_window(away, observed - away),
+                self._angle_alerts[index],
+                f"{module.name} angle is running away from its setpoint: check inverted.angle",
+            )
+            self._judge(
+                module.name,
+                self.stalled,
+                self._stall_timers[index].update_window(stuck, observed - stuck),
+                self._stall_alerts[index],
+                f"{module.name} turns the right way but cannot reach its angle under load: "
+                "tune the angle PID rather than invert (spec §1.8: grinding on the ground but "
+                "not on blocks)",
+            )
 
     def _check_imu(self, yaw_deg: float, wheel_omega: float, imu_ok: bool, dt: float) -> None:
         last, self._last_yaw = self._last_yaw, yaw_deg if imu_ok else None
@@ -124,47 +170,10 @@ class DriveDiagnostics:
                 else None
             )
 
-    def _check_angles(self, dt: float) -> None:
-        for index, module in enumerate(self.modules):
-            rate = wrap_180(module.angle_deg - self._last_angles[index]) / dt
-            self._last_angles[index] = module.angle_deg
-            error = wrap_180(module.angle_setpoint_deg - module.angle_deg)
-            commanded = module.is_commanded
-            away = error * rate < 0 and abs(rate) > AWAY_RATE_DPS
-            far = abs(error) > ANGLE_ERROR_DEG
-            self._judge(
-                module.name,
-                self.runaway,
-                self._angle_timers[index],
-                self._angle_alerts[index],
-                commanded and far and away,
-                f"{module.name} angle is running away from its setpoint: check inverted.angle",
-                dt,
-            )
-            stuck = abs(error) > STALL_ERROR_DEG and not away and abs(rate) < STALL_RATE_DPS
-            self._judge(
-                module.name,
-                self.stalled,
-                self._stall_timers[index],
-                self._stall_alerts[index],
-                commanded and stuck and module.speed_setpoint_mps != 0.0,
-                f"{module.name} turns the right way but cannot reach its angle under load: "
-                "tune the angle PID rather than invert (spec §1.8: grinding on the ground but "
-                "not on blocks)",
-                dt,
-            )
-
     @staticmethod
     def _judge(
-        name: str,
-        flagged: set[str],
-        timer: _LeakyTimer,
-        alert: FaultAlert,
-        condition: bool,
-        text: str,
-        dt: float,
+        name: str, flagged: set[str], verdict: bool | None, alert: FaultAlert, text: str
     ) -> None:
-        verdict = timer.update(condition, dt)
         if verdict is True and name not in flagged:
             flagged.add(name)
             alert.update(text)

@@ -22,7 +22,7 @@ import wpilib
 from wpimath.geometry import Rotation2d, Translation2d
 from wpimath.kinematics import SwerveModulePosition, SwerveModuleState
 
-from swervelib.angles import module_angle, wrap_180, wrap_360
+from swervelib.angles import wrap_180, wrap_360
 from swervelib.config.model import ModuleConfig
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
@@ -33,18 +33,26 @@ READ_ERRORS = (
     "drive velocity",
     "angle position",
     "absolute encoder",
-    "absolute encoder fault",
+    "absolute encoder state",
 )
-MOTOR_FAULT_EVERY = 5  # loops between polls of the motor controllers' fault bits (100 ms)
+COMMAND_ERRORS = ("angle command", "drive command")
 ANTI_JITTER_FRACTION = 0.01  # below 1 % of top speed, hold the last angle instead of snapping
+FALLBACK_TEXT = "absolute encoder unusable, using the angle motor's encoder"
+_RADIANS_PER_DEGREE = math.pi / 180.0
+_cos = math.cos
 
 
-def _finite(value: float, fallback: float) -> float:
-    return value if math.isfinite(value) else fallback
+def _usable(encoder: AbsoluteEncoder) -> Callable[[], bool]:
+    return lambda: encoder.usable
 
 
 class SwerveModule:
-    """A module: call :meth:`update` once per loop, then read or command it."""
+    """A module: call :meth:`update` once per loop, then read or command it.
+
+    The per-loop path (:meth:`update`, :meth:`set_desired_state`) reads and commands the devices
+    and does the angle arithmetic, nothing else; the devices' own fault checks run from
+    :meth:`health_checks`, which the drive spreads over its loops.
+    """
 
     def __init__(
         self,
@@ -64,30 +72,34 @@ class SwerveModule:
         self.free_speed_mps = free_speed_mps
         self.use_cosine_compensator = config.use_cosine_compensator
         self._kv = NOMINAL_VOLTS / free_speed_mps
+        self._hold_below_mps = ANTI_JITTER_FRACTION * free_speed_mps
         self._offset = config.absolute_encoder_offset_deg
         # Each adapter raises its own fault Alert from fault(); this one says what the module does
         # about an absolute encoder it cannot use.
         self._fallback_alert = FaultAlert(f"{config.name} module", wpilib.Alert.AlertType.kWarning)
         self._error_alert = FaultAlert(f"{config.name} module")
         self._errors: dict[str, str] = {}
-        self._fault_countdown = 0
+        self._error_shown = False
         # Readings, refreshed by update(); the spec's telemetry values.
         self.raw_absolute_deg = 0.0
         self.raw_angle_deg = 0.0
         self.raw_drive_m = 0.0
         self.drive_velocity_mps = 0.0
         self.angle_deg = 0.0
+        self.last_turn_deg = 0.0  # how far the module angle turned in the last update()
         self.absolute_read_issue = encoder is None
         self.speed_setpoint_mps = 0.0
         self.angle_setpoint_deg = 0.0
-        self._relative_to_module = 0.0  # module angle − relative angle encoder, while both are good
+        self._relative_to_module = 0.0  # module angle − angle motor's encoder, set on fallback
         self._angle = Rotation2d()
+        self.position = SwerveModulePosition()
         for device in (drive_motor, angle_motor, encoder):
             if device is not None:
                 device.refresh()
         self.update()
         self.seed_relative_encoder()
         self.angle_setpoint_deg = self.angle_deg
+        self.last_turn_deg = 0.0
         self.is_commanded = False  # True while following set_desired_state, False after stop()
 
     # -- readings ----------------------------------------------------------------------------------
@@ -106,64 +118,87 @@ class SwerveModule:
         for name in names:
             self._errors.pop(name, None)
 
-    def _read_guarded(self) -> tuple[float, float, float, float, str | None]:
+    def _read_guarded(self) -> tuple[float, float, float, float, bool]:
         """The readings one call at a time, each failure reported under its own name."""
         call, drive, angle, encoder = self._call, self.drive_motor, self.angle_motor, self.encoder
         drive_m = call("drive position", drive.get_position, nan)
         drive_v = call("drive velocity", drive.get_velocity, nan)
         angle_deg = call("angle position", angle.get_position, nan)
-        raw, fault = nan, None
+        raw, usable = nan, False
         if encoder is not None:
             raw = call("absolute encoder", encoder.get_absolute_degrees, nan)
-            fault = call("absolute encoder fault", encoder.fault, "not answering")
-        return drive_m, drive_v, angle_deg, raw, fault
+            usable = raw - raw == 0.0 and call("absolute encoder state", _usable(encoder), False)
+        return drive_m, drive_v, angle_deg, raw, usable
 
     def update(self) -> None:
-        """Read this module's sensors (after the drive's batched refresh) and work out its angle."""
-        drive, angle, encoder = self.drive_motor, self.angle_motor, self.encoder
+        """Read this module's sensors (after the drive's batched refresh) and work out its angle.
+
+        Adapters keep their last good value for a bad reading; the finiteness checks here only
+        guard odometry against an adapter that does not.
+        """
+        encoder = self.encoder
         try:  # the usual case: nothing raises, so no per-call bookkeeping
-            drive_m, drive_v, angle_deg = (
-                drive.get_position(),
-                drive.get_velocity(),
-                angle.get_position(),
-            )
-            raw, fault = nan, None
+            drive_m = self.drive_motor.get_position()
+            drive_v = self.drive_motor.get_velocity()
+            angle_deg = self.angle_motor.get_position()
             if encoder is not None:
-                raw, fault = encoder.get_absolute_degrees(), encoder.fault()
+                raw = encoder.get_absolute_degrees()
+                usable = raw - raw == 0.0 and encoder.usable  # finite, and the encoder is fine
+            else:
+                raw, usable = nan, False
             if self._errors:
                 self._forget(READ_ERRORS)
         except Exception:
             self._forget(READ_ERRORS)
-            drive_m, drive_v, angle_deg, raw, fault = self._read_guarded()
-        self.raw_drive_m = _finite(drive_m, self.raw_drive_m)
-        self.drive_velocity_mps = _finite(drive_v, self.drive_velocity_mps)
-        self.raw_angle_deg = _finite(angle_deg, self.raw_angle_deg)
-        if encoder is not None:
-            if fault is None and not math.isfinite(raw):
-                fault = "reading is not a number"
-            if fault is None:
-                self.raw_absolute_deg = raw
-            if (fault is None) == self.absolute_read_issue:  # the state changes: tell the Alert
-                self._fallback_alert.update(
-                    None
-                    if fault is None
-                    else "absolute encoder unusable, using the angle motor's encoder"
-                )
-        self._fault_countdown -= 1
-        if self._fault_countdown <= 0:  # the motors' own fault Alerts, every few loops
-            self._fault_countdown = MOTOR_FAULT_EVERY
-            self._call("drive fault", drive.fault, None)
-            self._call("angle fault", angle.fault, None)
-        if encoder is not None and fault is None:
-            self.angle_deg = module_angle(self.raw_absolute_deg, self._offset)
-            self._relative_to_module = wrap_180(self.angle_deg - self.raw_angle_deg)
-            self.absolute_read_issue = False
+            drive_m, drive_v, angle_deg, raw, usable = self._read_guarded()
+        if drive_m - drive_m == 0.0:  # finite (NaN and infinities give NaN)
+            self.raw_drive_m = drive_m
+        if drive_v - drive_v == 0.0:
+            self.drive_velocity_mps = drive_v
+        if angle_deg - angle_deg != 0.0:
+            angle_deg = self.raw_angle_deg
+        previous = self.angle_deg
+        if usable:
+            self.raw_absolute_deg = raw
+            angle = (raw - self._offset) % 360.0
+            if angle >= 360.0:  # a tiny negative difference rounds up to exactly 360
+                angle = 0.0
+            if self.absolute_read_issue:  # recovered
+                self.absolute_read_issue = False
+                self._fallback_alert.update(None)
         else:
-            self.angle_deg = wrap_360(self.raw_angle_deg + self._relative_to_module)
-            self.absolute_read_issue = True
-        self._angle = Rotation2d.fromDegrees(self.angle_deg)
-        if self._errors or self._error_alert.active is not None:
-            self._error_alert.update("; ".join(self._errors.values()) or None)
+            if not self.absolute_read_issue:  # from now on the angle motor's encoder carries on
+                self._relative_to_module = wrap_180(previous - self.raw_angle_deg)
+                self.absolute_read_issue = True
+                self._fallback_alert.update(FALLBACK_TEXT)
+            angle = wrap_360(angle_deg + self._relative_to_module)
+        self.raw_angle_deg = angle_deg
+        self.angle_deg = angle
+        self.last_turn_deg = (angle - previous + 180.0) % 360.0 - 180.0
+        self._angle = rotation = Rotation2d.fromDegrees(angle)
+        self.position = SwerveModulePosition(self.raw_drive_m, rotation)
+        if self._errors or self._error_shown:
+            self._show_errors()
+
+    def _show_errors(self) -> None:
+        self._error_alert.update("; ".join(self._errors.values()) or None)
+        self._error_shown = bool(self._errors)
+
+    def health_checks(self) -> list[Callable[[], None]]:
+        """One check per device (its ``fault()``, which updates the device's own Alert), for the
+        drive to run in turn. An exception is reported on the module's Alert."""
+
+        def check(what: str, device: Any) -> Callable[[], None]:
+            def run() -> None:
+                self._call(what, device.fault, None)
+                self._show_errors()
+
+            return run
+
+        checks = [check("drive fault", self.drive_motor), check("angle fault", self.angle_motor)]
+        if self.encoder is not None:
+            checks.append(check("absolute encoder fault", self.encoder))
+        return checks
 
     def seed_relative_encoder(self) -> None:
         """Set the angle motor's relative encoder to the module angle (done at start-up)."""
@@ -181,36 +216,51 @@ class SwerveModule:
         return SwerveModuleState(self.drive_velocity_mps, self._angle)
 
     def get_position(self) -> SwerveModulePosition:
-        return SwerveModulePosition(self.raw_drive_m, self._angle)
+        """Distance and angle as of the last :meth:`update` (a new object each update)."""
+        return self.position
 
     # -- commands ----------------------------------------------------------------------------------
     def set_desired_state(self, state: SwerveModuleState, *, force_angle: bool = False) -> None:
         """Follow ``state``: optimise (never turn more than 90°), cosine-compensate, command."""
         state.optimize(self._angle)
         speed = state.speed
-        target = state.angle.degrees()
-        if not force_angle and abs(speed) < ANTI_JITTER_FRACTION * self.free_speed_mps:
+        if force_angle or abs(speed) >= self._hold_below_mps:
+            target = state.angle.degrees() % 360.0
+            if target >= 360.0:  # a tiny negative angle rounds up to exactly 360
+                target = 0.0
+        else:
             target = self.angle_setpoint_deg  # hold: do not snap the wheels when stopping
-        error = wrap_180(target - self.angle_deg)
+        error = (target - self.angle_deg + 180.0) % 360.0 - 180.0  # shortest turn, degrees
         if self.use_cosine_compensator:
-            speed *= max(0.0, math.cos(math.radians(error)))
+            scale = _cos(error * _RADIANS_PER_DEGREE)
+            speed = speed * scale if scale > 0.0 else 0.0
         self.speed_setpoint_mps = speed
-        self.angle_setpoint_deg = wrap_360(target)
+        self.angle_setpoint_deg = target
         self.is_commanded = True
+        steer = self.raw_angle_deg + error  # relative to where the angle motor's encoder is now
         try:
-            self.angle_motor.set_angle(self.raw_angle_deg + error)
+            self.angle_motor.set_angle(steer)
+            self.drive_motor.set_velocity(speed, self._kv * speed)
+        except Exception:
+            self._command_guarded(steer, speed)
+            return
+        if self._errors:
+            self._forget(COMMAND_ERRORS)
+
+    def _command_guarded(self, steer_deg: float, speed: float) -> None:
+        """Both commands again, each on its own: a failure is reported, never raised."""
+        try:
+            self.angle_motor.set_angle(steer_deg)
         except Exception as failure:  # reported, never raised: the loop must go on
             self._errors["angle command"] = f"angle command raised {failure!r}"
         else:
-            if self._errors:
-                self._errors.pop("angle command", None)
+            self._errors.pop("angle command", None)
         try:
             self.drive_motor.set_velocity(speed, self._kv * speed)
         except Exception as failure:
             self._errors["drive command"] = f"drive command raised {failure!r}"
         else:
-            if self._errors:
-                self._errors.pop("drive command", None)
+            self._errors.pop("drive command", None)
 
     def stop(self) -> None:
         """Zero drive output and hold the current angle."""

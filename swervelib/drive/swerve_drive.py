@@ -40,12 +40,14 @@ from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import Device, Imu
 from swervelib.drive.builder import build_imu, build_module
 from swervelib.drive.diagnostics import DriveDiagnostics
+from swervelib.drive.housekeeping import RoundRobin
 from swervelib.drive.module import SwerveModule
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 
 LOOP_PERIOD_S = 0.02
 SUPPORTED_MODULE_COUNTS = (2, 3, 4, 6)
-DIAGNOSTICS_EVERY = 5  # loops between IMU-against-wheels checks (judged over tenths of a second)
+DIAGNOSTICS_EVERY = 5  # loops between diagnostic checks (each judged over a tenth of a second)
+HEALTH_CHECK_EVERY = 4  # loops between device fault checks: 13 devices, each about once a second
 
 
 def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
@@ -84,6 +86,7 @@ class SwerveDrive:
         )
         self.imu: Imu = build_imu(config)
         self._imu_alert = FaultAlert("Swerve heading", wpilib.Alert.AlertType.kWarning)
+        self._imu_error_alert = FaultAlert("Swerve IMU")
         self._refresh_alert = FaultAlert("Swerve sensors")
         physical_max = min(m.free_speed_mps for m in self.modules)
         self.max_speed = min(max_speed or config.max_speed_mps, physical_max)
@@ -93,19 +96,24 @@ class SwerveDrive:
         locations = [m.location for m in self.modules]
         self.kinematics: Any = _wpilib_class("Kinematics", count, kinematics)(*locations)
         self._devices = self._collect_devices()
-        self._batched, self._unbatched = self._split_refresh(self._devices)
+        self._batch, self._unbatched = self._split_refresh(self._devices)
         self._refresh()
         for module in self.modules:
             module.update()
         self._raw_yaw_deg = self.imu.get_raw_yaw_degrees()
         self._yaw_deg = self._raw_yaw_deg if math.isfinite(self._raw_yaw_deg) else 0.0
         self._imu_ok = True
+        # Device fault checks: all now, then one every HEALTH_CHECK_EVERY loops, in turn.
+        self.health_checks = RoundRobin(
+            [check for m in self.modules for check in m.health_checks()] + [self._check_imu]
+        )
+        self.health_checks.run_all()
         self._yaw_offset = (
             0.0  # added to the raw yaw after an IMU outage, so the heading is continuous
         )
-        self._positions = [m.get_position() for m in self.modules]
+        self._positions = tuple([m.get_position() for m in self.modules])
         self.estimator: Any = _wpilib_class("PoseEstimator", count, estimator)(
-            self.kinematics, Rotation2d.fromDegrees(self._yaw_deg), tuple(self._positions), Pose2d()
+            self.kinematics, Rotation2d.fromDegrees(self._yaw_deg), self._positions, Pose2d()
         )
         self._pose = Pose2d()
         self._desired_speeds = ChassisSpeeds()
@@ -120,10 +128,12 @@ class SwerveDrive:
             self.heading_controller.setIZone(heading.iz)
         self.heading_controller.enableContinuousInput(-math.pi, math.pi)
         self.telemetry = DriveTelemetry(self.modules, self.max_speed, verbosity)
+        self._publishes = self.telemetry.verbosity > TelemetryVerbosity.NONE
+        self._publishes_states = self.telemetry.verbosity >= TelemetryVerbosity.POSE
         self.diagnostics = DriveDiagnostics(self.modules)
-        self._diagnostics_countdown = DIAGNOSTICS_EVERY
-        self._diagnostics_dt = 0.0
+        self._loop_count = 0
         self._last_time = wpilib.Timer.getFPGATimestamp()
+        self._last_heading_check = self._last_time
         # In simulation the drive steps a physics model of itself unless a SwerveSim is attached
         # explicitly (e.g. in physics.py), so `from_directory()` drives in `robotpy sim` as is.
         self._simulate = wpilib.RobotBase.isSimulation() if simulate is None else simulate
@@ -163,33 +173,49 @@ class SwerveDrive:
         return devices
 
     @staticmethod
-    def _split_refresh(devices: Sequence[Device]) -> tuple[list[Any], list[Device]]:
-        batched: list[Any] = []
+    def _split_refresh(devices: Sequence[Device]) -> tuple[Any, list[Device]]:
+        """phoenix6 signals go into one batch refreshed per loop; devices with a refresh() of
+        their own are refreshed one by one; the rest (reads are always fresh) need nothing."""
+        signals: list[Any] = []
         unbatched: list[Device] = []
         for device in devices:
-            signals = device.status_signals()
-            if signals:
-                batched.extend(signals)
-            else:
+            device_signals = device.status_signals()
+            if device_signals:
+                signals.extend(device_signals)
+            elif type(device).refresh is not Device.refresh:
                 unbatched.append(device)
-        return batched, unbatched
+        batch = None
+        if signals:
+            from swervelib.devices.ctre6.batch import SignalBatch
+
+            batch = SignalBatch(signals)
+        return batch, unbatched
 
     def _refresh(self) -> None:
         """Fresh readings from every device; a failure is reported by the device, never raised."""
-        errors = []
-        if self._batched:
-            from swervelib.devices.ctre6.batch import refresh_all
-
+        errors = None
+        if self._batch is not None:
             try:
-                refresh_all(self._batched)
+                self._batch.refresh()  # a signal that is not OK is reported by its device
             except Exception as error:
-                errors.append(f"phoenix6 refresh raised {error!r}")
+                errors = [f"phoenix6 refresh raised {error!r}"]
         for device in self._unbatched:
             try:
                 device.refresh()
             except Exception as error:
+                errors = errors or []
                 errors.append(f"{device.label}: refresh raised {error!r}")
-        self._refresh_alert.update("; ".join(errors) or None)
+        if errors is not None or self._refresh_alert.active is not None:
+            self._refresh_alert.update("; ".join(errors) if errors else None)
+
+    def _check_imu(self) -> None:
+        """The IMU's fault check (one of the health checks run in turn)."""
+        try:
+            self.imu.fault()
+        except Exception as error:
+            self._imu_error_alert.update(f"IMU fault check raised {error!r}")
+        else:
+            self._imu_error_alert.update(None)
 
     @property
     def vendors(self) -> set[Vendor]:
@@ -217,7 +243,7 @@ class SwerveDrive:
         if math.isfinite(raw):
             self._raw_yaw_deg = self._yaw_deg = raw
             self._yaw_offset = 0.0
-        self._positions = [m.get_position() for m in self.modules]
+        self._positions = tuple([m.get_position() for m in self.modules])
         self.reset_pose(self._pose)
 
     def _step_own_simulation(self, dt: float) -> None:
@@ -231,65 +257,76 @@ class SwerveDrive:
 
     # -- every loop ----------------------------------------------------------------------------------
     def periodic(self) -> None:
-        """Call once per robot loop: read every sensor once, update odometry, publish telemetry."""
+        """Call once per robot loop: read every sensor once, update odometry, publish telemetry.
+
+        Besides that, every fourth call runs one device's fault check (in turn), every call notes
+        how each module moves relative to its setpoint, and every fifth call judges the
+        misconfiguration checks, so their cost is spread thin over the loops.
+        """
         now = wpilib.Timer.getFPGATimestamp()
         dt = min(max(now - self._last_time, 0.0), 0.1)
         self._last_time = now
         if self._simulate and (self._sim is None or self._sim_owned):
             self._step_own_simulation(dt)
         self._refresh()
-        for module in self.modules:
+        modules = self.modules
+        for module in modules:
             module.update()
-        positions = [m.get_position() for m in self.modules]
+        positions = tuple([m.position for m in modules])
         self._update_yaw(dt)
         self._positions = positions
-        self._pose = self.estimator.update(Rotation2d.fromDegrees(self._yaw_deg), tuple(positions))
-        # Measured states and speeds only when something uses them this loop.
-        self._diagnostics_dt += dt
-        self._diagnostics_countdown -= 1
-        diagnose = self._diagnostics_countdown <= 0
+        self._pose = self.estimator.update(Rotation2d.fromDegrees(self._yaw_deg), positions)
+        if self._loop_count % HEALTH_CHECK_EVERY == 1:  # one device's fault check, in turn
+            self.health_checks.run_next()
+        self.diagnostics.observe_modules(dt)
         states: list[SwerveModuleState] | None = None
         measured: ChassisSpeeds | None = None
-        if diagnose or self.telemetry.verbosity >= TelemetryVerbosity.POSE:
-            states = [m.get_state() for m in self.modules]
+        phase = self._loop_count % DIAGNOSTICS_EVERY
+        if phase == 0 or self._publishes_states:
+            states = [m.get_state() for m in modules]
             measured = self.kinematics.toChassisSpeeds(tuple(states))
-        enabled = wpilib.DriverStation.isEnabled()
-        self.diagnostics.update_modules(dt, judge=enabled)
-        if diagnose and measured is not None:
+        if phase == 0 and measured is not None:
             self.diagnostics.update_heading(
-                self._yaw_deg, measured.omega, self._imu_ok, self._diagnostics_dt, judge=enabled
+                self._yaw_deg,
+                measured.omega,
+                self._imu_ok,
+                now - self._last_heading_check,
+                judge=wpilib.DriverStation.isEnabled(),
             )
-            self._diagnostics_dt = 0.0
-            self._diagnostics_countdown = DIAGNOSTICS_EVERY
-        self.telemetry.publish(
-            self._pose,
-            self._raw_yaw_deg,
-            states,
-            measured,
-            self._desired_speeds,
-            self._desired_states,
-        )
+            self._last_heading_check = now
+        elif phase == 2:
+            self.diagnostics.judge_modules(judge=wpilib.DriverStation.isEnabled())
+        self._loop_count += 1
+        if self._publishes:
+            self.telemetry.publish(
+                self._pose,
+                self._raw_yaw_deg,
+                states,
+                measured,
+                self._desired_speeds,
+                self._desired_states,
+            )
 
     def _update_yaw(self, dt: float) -> None:
         """IMU yaw when healthy; otherwise carry on with the wheels' own rotation estimate."""
+        imu = self.imu
+        reason = ""
         try:
-            raw = self.imu.get_raw_yaw_degrees()
-            fault = self.imu.fault()
+            raw = imu.get_raw_yaw_degrees()
+            usable = raw - raw == 0.0 and imu.usable  # finite, and the IMU answers
         except Exception as error:  # an IMU that raises is an IMU that is not answering
-            raw, fault = math.nan, f"raised {error!r}"
-        if fault is None and not math.isfinite(raw):
-            fault = "yaw is not a number"
-        self._imu_alert.update(
-            None if fault is None else "IMU unusable, heading from wheel odometry"
-        )
-        if fault is None:
+            raw, usable, reason = math.nan, False, f" (reading raised {error!r})"
+        if usable:
             if not self._imu_ok:  # recovered: continue from where the wheel estimate got to
                 self._yaw_offset = self._yaw_deg - raw
+                self._imu_ok = True
+                self._imu_alert.update(None)
             self._raw_yaw_deg = raw
             self._yaw_deg = raw + self._yaw_offset
-            self._imu_ok = True
             return
-        self._imu_ok = False
+        if self._imu_ok:
+            self._imu_ok = False
+            self._imu_alert.update(f"IMU unusable{reason}, heading from wheel odometry")
         omega = self.get_robot_relative_speeds().omega
         self._yaw_deg += math.degrees(omega * dt)
 
@@ -305,10 +342,10 @@ class SwerveDrive:
         if self.diagnostics.should_stop:
             self.stop()
             return
+        robot = speeds
         vx, vy, omega = speeds.vx, speeds.vy, speeds.omega
-        if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(omega)):
-            vx = vy = omega = 0.0
-        robot = ChassisSpeeds(vx, vy, omega)
+        if (vx - vx) + (vy - vy) + (omega - omega) != 0.0:  # a NaN or an infinity: stop
+            robot = ChassisSpeeds()
         if field_relative:
             robot = ChassisSpeeds.fromFieldRelativeSpeeds(robot, self._pose.rotation())
         robot = ChassisSpeeds.discretize(robot, self.loop_period)
@@ -363,9 +400,7 @@ class SwerveDrive:
 
     def reset_pose(self, pose: Pose2d) -> None:
         """Set the pose; the gyro is left alone and odometry stays consistent with it."""
-        self.estimator.resetPosition(
-            Rotation2d.fromDegrees(self._yaw_deg), tuple(self._positions), pose
-        )
+        self.estimator.resetPosition(Rotation2d.fromDegrees(self._yaw_deg), self._positions, pose)
         self._pose = pose
 
     def get_heading(self) -> Rotation2d:

@@ -613,18 +613,21 @@ def test_cancoder_magnet_and_disconnect_faults() -> None:
     raw_signal = enc.status_signals()[0]  # the absolute position signal itself
     assert eventually(lambda: close(raw_signal.value_as_double, 0.5, 1e-3), [enc])
     assert enc.get_absolute_degrees() == pytest.approx(90.0, abs=0.2)
+    assert enc.usable is False  # the module falls back to its angle motor's encoder
 
     enc.sim.set_magnet_fault(False)  # recovers
     assert eventually(
         lambda: enc.fault() is None and close(enc.get_absolute_degrees(), 180.0, 0.2), [enc]
     ), (enc.fault(), enc.get_absolute_degrees())
     assert not any(enc.label in error for error in active_errors())
+    assert enc.usable is True
 
     enc.sim.set_connected(False)
     assert eventually(lambda: enc.fault() is not None, [enc])
     assert "not answering" in (enc.fault() or "")
     assert any(enc.label in error and "not answering" in error for error in active_errors())
     assert enc.get_absolute_degrees() == pytest.approx(180.0, abs=0.2)
+    assert enc.usable is False
     with pytest.raises(NotImplementedError):
         enc.sim.set_connected(True)
 
@@ -699,12 +702,13 @@ def test_pigeon2_not_answering_fault() -> None:
         ),
         [imu],
     )
-    assert imu.fault() is None
+    assert imu.fault() is None and imu.usable is True
     imu.sim.set_connected(False)
     assert eventually(lambda: imu.fault() is not None, [imu])
     assert "not answering" in (imu.fault() or "")
     assert any(imu.label in error for error in active_errors())
     assert imu.get_raw_yaw_degrees() == pytest.approx(-30.0, abs=0.05)
+    assert imu.usable is False  # the drive turns to the wheels for its heading
     assert imu.get_yaw_rate_dps() == pytest.approx(-5.0, abs=0.01)
 
 
@@ -757,3 +761,46 @@ def test_canivore_bus_and_batched_refresh_across_buses() -> None:
     assert (slot.k_p, slot.k_i, slot.k_d, slot.k_s, slot.k_v) == pytest.approx(
         (7.0, 0.5, 0.2, 0.3, 0.0), abs=1e-3
     )
+
+
+def test_batch_fast_path_reads_what_phoenix6_reads() -> None:
+    """The batch's native refresh gives every signal the value and status phoenix6's own
+    refresh_all gives it, on two buses, and reports a device that stops answering."""
+    fx = TalonFXMotor(motor_settings("krakenx60", Role.DRIVE, False, canbus="canivore"))
+    enc = CANcoderEncoder(encoder_settings(False, canbus="canivore", dead=True), fx)
+    rio = TalonFXMotor(motor_settings("falcon", Role.ANGLE, False))
+    imu = Pigeon2Imu(imu_settings(False))
+    devices = [fx, enc, rio, imu]
+    sigs = [s for d in devices for s in d.status_signals()]
+    fast, public = SignalBatch(sigs), SignalBatch(sigs, fast=False)
+    assert fast.fast and not public.fast
+    assert len(fast) == len(public) == len(sigs) == 6  # position+velocity, absolute+magnet, ...
+
+    fx.sim.set_rotor(3.0, 1.5, 0.02)
+    rio.sim.set_rotor(-2.0, 0.0, 0.02)
+    enc.sim.set_raw(0.3, 0.0)
+    imu.sim.set_raw_yaw(-40.0, 0.0)
+    time.sleep(0.05)  # fresh frames for every signal (CTRE sim frames follow the wall clock)
+
+    assert public.refresh()
+    values, statuses = [s.value_as_double for s in sigs], [s.status for s in sigs]
+    assert statuses == [StatusCode.OK] * len(sigs)
+    for s in sigs:  # forget them, so the fast refresh has to write every one
+        s._value, s._status = math.nan, StatusCode.STATUS_CODE_NOT_INITIALIZED
+    assert fast.refresh()
+    assert [s.status for s in sigs] == statuses
+    assert [s.value_as_double for s in sigs] == pytest.approx(values, abs=1e-6)
+    assert values[0] == pytest.approx(3.0 * DRIVE_M_PER_ROT, abs=1e-3)  # really moved
+    assert close(enc.get_absolute_degrees(), 108.0, 0.2) and enc.usable
+    assert close(imu.get_raw_yaw_degrees(), -40.0, 0.05)
+
+    enc.sim.set_connected(False)  # frames stop; the signals go stale within ~0.3 s
+    deadline = time.monotonic() + 1.5
+    while fast.refresh() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert not fast.refresh()
+    assert [s.status for s in enc.status_signals()] != [StatusCode.OK] * 2
+    assert all(s.status is StatusCode.OK for d in (fx, rio, imu) for s in d.status_signals())
+    enc.get_absolute_degrees()
+    assert not enc.usable
+    assert "not answering" in (enc.fault() or "")

@@ -484,11 +484,11 @@ _NAVX_SCRIPT = textwrap.dedent(
     right.sim.set_raw_yaw(0.0, 0.0)
     simulation.stepTiming(0.04)
     out["disconnected"] = [right.get_raw_yaw_degrees(), flipped.get_raw_yaw_degrees(),
-                           right.fault(), right.alert.active, alerts("errors")]
+                           right.fault(), right.alert.active, alerts("errors"), right.usable]
     right.sim.set_connected(True)
     simulation.stepTiming(0.1)
     out["reconnected"] = [right.get_raw_yaw_degrees(), right.fault(), right.alert.active,
-                          alerts("errors")]
+                          alerts("errors"), right.usable]
     print("RESULT " + json.dumps(out), flush=True)
     """
 )
@@ -556,13 +556,14 @@ def test_navx_disconnect_is_a_fault_and_recovers(
 ) -> None:
     result = navx_results[type_name]
     last_good = result["ramp"][-1][0]
-    yaw, flipped_yaw, fault, active, errors = result["disconnected"]
+    yaw, flipped_yaw, fault, active, errors, usable = result["disconnected"]
+    assert usable is False  # the drive turns to the wheels for its heading
     assert yaw == pytest.approx(last_good, abs=1e-3)
     assert flipped_yaw == pytest.approx(-last_good, abs=1e-3)
     assert fault == active == "not connected"
     assert f"{result['label']}: not connected" in errors
-    yaw, fault, active, errors = result["reconnected"]
-    assert fault is None and active is None
+    yaw, fault, active, errors, usable = result["reconnected"]
+    assert fault is None and active is None and usable is True
     assert f"{result['label']}: not connected" not in errors
     # Back to the device's reading: raw 0° after 310°, i.e. one full turn counted (360).
     assert yaw % 360.0 == pytest.approx(0.0, abs=1e-3)

@@ -406,9 +406,13 @@ def test_encoder_faults_raise_and_clear_the_alert(type_name: str) -> None:
     text = encoder.fault()
     assert text is not None and "sensor" in text
     assert any(encoder.label in entry for entry in alerts())
+    encoder.get_absolute_degrees()
+    assert encoder.usable is False  # until a fault check finds the sensor fault gone
     faults.setFaults(NO_FAULTS)
     assert encoder.fault() is None
     assert not any(encoder.label in entry for entry in alerts())
+    encoder.get_absolute_degrees()
+    assert encoder.usable is True
 
     vendor = encoder.sim.vendor_sim
     if type_name == "attached":
@@ -416,6 +420,7 @@ def test_encoder_faults_raise_and_clear_the_alert(type_name: str) -> None:
     else:
         vendor.setVoltage(math.nan)
     assert encoder.get_absolute_degrees() == pytest.approx(90.0, abs=1e-3)  # last good value
+    assert encoder.usable is False
     text = encoder.fault()
     assert text is not None and "nan" in text.lower()
     assert any(encoder.label in entry for entry in alerts())

@@ -70,7 +70,14 @@ def test_absolute_encoder_fault_falls_back_without_a_jump(monkeypatch: pytest.Mo
         module = h.drive.modules[2]
         h.run(0.5, lambda d: d.drive(ChassisSpeeds(0.0, 0.5, 0.0)))
         before = module.angle_deg
-        monkeypatch.setattr(module.encoder, "fault", lambda: "bad magnet")
+        # The sensor breaks: the Spark reports garbage for the encoder on its data port. (A REV
+        # sensor-fault bit cannot stand in: REV's simulator then stops the whole Spark.)
+        encoder_sim = module.encoder.sim
+
+        def broken(rotations: float, rotations_per_second: float) -> None:
+            encoder_sim.vendor_sim.setPosition(math.nan)
+
+        monkeypatch.setattr(encoder_sim, "set_raw", broken)
         h.run(0.04, lambda d: d.drive(ChassisSpeeds(0.0, 0.5, 0.0)))
         assert module.absolute_read_issue
         assert abs((module.angle_deg - before + 180) % 360 - 180) < 2.0  # no jump
@@ -79,6 +86,8 @@ def test_absolute_encoder_fault_falls_back_without_a_jump(monkeypatch: pytest.Mo
         assert abs((module.angle_deg - true + 180) % 360 - 180) < 3.0
         assert abs((true + 180) % 360 - 180) < 5.0 or abs(abs(true) - 180) < 5.0
         assert any("absolute encoder unusable" in t for t in alert_texts())
+        # The encoder's own Alert says why, from its fault check (one device per loop, in turn).
+        assert any(module.encoder.label in t and "nan" in t for t in alert_texts())
         monkeypatch.undo()
         h.run(0.1)
         assert not module.absolute_read_issue
@@ -99,3 +108,26 @@ def test_imu_disconnect_keeps_a_heading_from_the_wheels() -> None:
         heading_after = h.drive.get_heading().degrees()
         assert abs((heading_after - h.sim.true_yaw_deg + 180) % 360 - 180) < 8.0
         assert not any("heading from wheel odometry" in t for t in alert_texts())
+
+
+def test_absolute_encoder_that_raises_hands_over_to_the_relative_encoder(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    with simulated() as h:
+        module = h.drive.modules[3]
+        h.run(0.3, lambda d: d.drive(ChassisSpeeds(0.5, 0.0, 0.0)))
+
+        def dead() -> float:
+            raise RuntimeError("no frame")
+
+        monkeypatch.setattr(module.encoder, "get_absolute_degrees", dead)
+        h.run(0.5, lambda d: d.drive(ChassisSpeeds(0.5, 0.0, 0.0)))
+        assert module.absolute_read_issue
+        assert math.isfinite(module.angle_deg) and finite_pose(h.drive)
+        true = h.sim.true_module_angles[module.name].degrees()
+        assert abs((module.angle_deg - true + 180) % 360 - 180) < 3.0
+        assert any("absolute encoder raised RuntimeError" in t for t in alert_texts())
+        monkeypatch.undo()
+        h.run(0.1, lambda d: d.drive(ChassisSpeeds(0.5, 0.0, 0.0)))
+        assert not module.absolute_read_issue
+        assert not any("absolute encoder raised" in t for t in alert_texts())

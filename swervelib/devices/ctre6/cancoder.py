@@ -21,7 +21,6 @@ from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
 from swervelib.devices.settings import EncoderSettings
 
-MAGNET_EVERY = 5  # loops between magnet-health refreshes (100 ms at 50 Hz)
 _BAD_MAGNET = frozenset(
     {signals.MagnetHealthValue.MAGNET_RED.value, signals.MagnetHealthValue.MAGNET_INVALID.value}
 )
@@ -72,16 +71,15 @@ class CANcoderEncoder(AbsoluteEncoder):
         self._absolute = self.device.get_absolute_position(False)
         self._velocity = self.device.get_velocity(False)
         self._magnet = self.device.get_magnet_health(False)
-        # Only the absolute position is refreshed every loop (batched by the drive); the magnet
-        # health every MAGNET_EVERY fault checks, the velocity when asked for.
-        self._signals: list[Any] = [self._absolute]
-        self._magnet_countdown = 0
+        # The absolute position and the magnet health are refreshed every loop (batched by the
+        # drive, which makes each extra signal cheap); the velocity only when asked for.
+        self._signals: list[Any] = [self._absolute, self._magnet]
         self._sim = CANcoderSim(self.device)
         self._last_degrees = 0.0
         self._last_velocity = 0.0
+        self._usable = True
         self._absolute.wait_for_update(0.1, False)
         self.refresh()
-        self._refresh_magnet()
         self.get_absolute_degrees()
         self.get_velocity_dps()
 
@@ -91,25 +89,24 @@ class CANcoderEncoder(AbsoluteEncoder):
     def refresh(self) -> None:
         BaseStatusSignal.refresh_all(self._signals)
 
-    def _refresh_magnet(self) -> None:
-        self._magnet_countdown -= 1
-        if self._magnet_countdown <= 0:
-            self._magnet_countdown = MAGNET_EVERY
-            self._magnet.refresh(False)
-
-    def _magnet_ok(self) -> bool:
-        magnet = self._magnet
-        return magnet.status is OK and magnet.value_as_double not in _BAD_MAGNET
+    @property
+    def usable(self) -> bool:
+        return self._usable
 
     def get_absolute_degrees(self) -> float:
-        signal = self._absolute
-        if signal.status is OK and self._magnet_ok():
-            value = signal.value_as_double
-            if value == value:  # not NaN
-                degrees = value * 360.0
-                if not 0.0 <= degrees < 360.0:
-                    degrees %= 360.0
-                self._last_degrees = degrees
+        signal, magnet = self._absolute, self._magnet
+        value = signal.value_as_double
+        self._usable = (
+            signal.status is OK
+            and value == value  # not NaN
+            and magnet.status is OK
+            and magnet.value_as_double not in _BAD_MAGNET
+        )
+        if self._usable:
+            degrees = value * 360.0
+            if not 0.0 <= degrees < 360.0:
+                degrees %= 360.0
+            self._last_degrees = degrees
         return self._last_degrees
 
     def get_velocity_dps(self) -> float:
@@ -122,7 +119,6 @@ class CANcoderEncoder(AbsoluteEncoder):
         return self._last_velocity
 
     def fault(self) -> str | None:
-        self._refresh_magnet()
         text = signal_fault(self._signals)
         if text is None and self._magnet.value_as_double in _BAD_MAGNET:
             text = f"bad magnet ({self._magnet.value.name})"

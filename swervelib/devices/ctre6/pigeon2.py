@@ -54,6 +54,7 @@ class Pigeon2Imu(Imu):
         self._sim = Pigeon2Sim(self.device)
         self._last_yaw = 0.0
         self._last_rate = 0.0
+        self._usable = True
         self._yaw.wait_for_update(0.1, False)
         self.refresh()
         self.get_raw_yaw_degrees()
@@ -65,12 +66,16 @@ class Pigeon2Imu(Imu):
     def refresh(self) -> None:
         BaseStatusSignal.refresh_all(self._signals)
 
+    @property
+    def usable(self) -> bool:
+        return self._usable
+
     def get_raw_yaw_degrees(self) -> float:
         signal = self._yaw
-        if signal.status is OK:
-            value = signal.value_as_double
-            if value == value:  # not NaN
-                self._last_yaw = self._sign * value
+        value = signal.value_as_double
+        self._usable = signal.status is OK and value == value  # answering, not NaN
+        if self._usable:
+            self._last_yaw = self._sign * value
         return self._last_yaw
 
     def get_yaw_rate_dps(self) -> float:

@@ -117,6 +117,7 @@ class NavXImu(Imu):
         self._sim: ImuSim | None = None
         self._last_yaw = 0.0
         self._last_rate = 0.0
+        self._usable = True
         self._value_fault: str | None = None
         self._start_fault: str | None = None
         self._shared: _SharedNavX | None = None
@@ -141,10 +142,19 @@ class NavXImu(Imu):
         reading, self._value_fault = checked(value, last, self._sign)
         return reading
 
+    @property
+    def usable(self) -> bool:
+        return self._usable
+
     def get_raw_yaw_degrees(self) -> float:
-        if self._device is not None and self._device.isConnected():
-            self._last_yaw = self._read(-self._device.getAngle(), self._last_yaw)
-        self.fault()
+        """The yaw; the Alert is updated by :meth:`fault` (the drive calls it about once a
+        second), not here, so this stays cheap enough for every loop."""
+        device = self._device
+        if device is not None and device.isConnected():
+            self._last_yaw = self._read(-device.getAngle(), self._last_yaw)
+            self._usable = self._value_fault is None
+        else:
+            self._usable = False
         return self._last_yaw
 
     def get_yaw_rate_dps(self) -> float:

@@ -23,7 +23,13 @@ import rev
 
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
-from swervelib.devices.rev.motor import STATUS_PERIOD_MS, SparkMotor, read_spark
+from swervelib.devices.rev.motor import (
+    ANSWER,
+    STATUS_PERIOD_MS,
+    SparkMotor,
+    answer_problem,
+    note_reading,
+)
 from swervelib.devices.rev.pool import POOL
 from swervelib.devices.settings import EncoderSettings
 
@@ -62,7 +68,12 @@ def _check_angle_motor(settings: EncoderSettings, angle_motor: object) -> SparkM
 
 
 class _SparkSensor(AbsoluteEncoder):
-    """Shared reading and fault logic for sensors read through the angle motor's Spark."""
+    """Shared reading and fault logic for sensors read through the angle motor's Spark.
+
+    Getters check only that a value is finite; :meth:`fault` (about once a second) reads the
+    Spark's fault bits and last error, and a sensor or CAN fault found there keeps :attr:`usable`
+    False until a later check clears it.
+    """
 
     def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
         self.settings = settings
@@ -73,18 +84,37 @@ class _SparkSensor(AbsoluteEncoder):
         self._problems: dict[str, str] = {}
         self._last_degrees = 0.0
         self._last_dps = 0.0
+        self._usable = True
+        self._spark_fault = False  # the last fault() found a sensor or CAN fault
+
+    @property
+    def usable(self) -> bool:
+        return self._usable
+
+    def _good(self, what: str) -> None:
+        if self._problems:
+            self._problems.pop(what, None)
 
     def _read(self, what: str, getter: Callable[[], float], last: float) -> float:
-        return read_spark(self.spark, self._problems, what, getter, last)
+        value = getter()
+        if value - value == 0.0:
+            self._good(what)
+            return value
+        note_reading(self._problems, what, value)
+        return last
 
     def fault(self) -> str | None:
-        parts = list(dict.fromkeys(self._problems.values()))
         active, _ = self.motor.controller_faults()
+        answer_problem(self.spark, self._problems)
+        spark_faults = []
         if "sensor" in active:
-            parts.append("the Spark reports a sensor fault")
+            spark_faults.append("the Spark reports a sensor fault")
         if "can" in active:
-            parts.append("the Spark reports a CAN fault")
-        text = "; ".join(parts) or None
+            spark_faults.append("the Spark reports a CAN fault")
+        self._spark_fault = bool(spark_faults) or ANSWER in self._problems
+        if self._spark_fault:
+            self._usable = False
+        text = "; ".join([*dict.fromkeys(self._problems.values()), *spark_faults]) or None
         self._alert.update(text)
         return text
 
@@ -95,6 +125,7 @@ class SparkAttachedEncoder(_SparkSensor):
     def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
         super().__init__(settings, angle_motor)
         self._encoder: Any = self.spark.getAbsoluteEncoder()
+        self._read_position = self._encoder.getPosition
         config = self.motor.new_config()
         absolute = config.absoluteEncoder
         absolute.positionConversionFactor(DEGREES_PER_ROTATION)
@@ -110,8 +141,18 @@ class SparkAttachedEncoder(_SparkSensor):
         self._sim: SparkAttachedEncoderSim | None = None
 
     def get_absolute_degrees(self) -> float:
-        value = self._read("absolute position", self._encoder.getPosition, self._last_degrees)
-        self._last_degrees = _wrap_degrees(value)
+        value = self._read_position()
+        if value - value == 0.0 and not self._spark_fault:
+            if self._problems:
+                self._good("absolute position")
+            if not 0.0 <= value < DEGREES_PER_ROTATION:
+                value = _wrap_degrees(value)
+            self._last_degrees = value
+            self._usable = True
+            return value  # type: ignore[no-any-return]
+        if value - value != 0.0:
+            note_reading(self._problems, "absolute position", value)
+        self._usable = False
         return self._last_degrees
 
     def get_velocity_dps(self) -> float:
@@ -175,7 +216,8 @@ class SparkAnalogEncoder(_SparkSensor):
 
     def get_absolute_degrees(self) -> float:
         volts = self._read("voltage", self._analog.getVoltage, math.nan)
-        if math.isfinite(volts):
+        self._usable = math.isfinite(volts) and not self._spark_fault
+        if self._usable:
             degrees = self._sign * volts / self.full_scale_v * DEGREES_PER_ROTATION
             self._last_degrees = _wrap_degrees(degrees)
         return self._last_degrees

@@ -73,29 +73,21 @@ def _error_name(error: Any) -> str:
     return str(getattr(error, "name", error))
 
 
-def read_spark(
-    spark: Any, problems: dict[str, str], what: str, getter: Callable[[], float], last: float
-) -> float:
-    """Read one value from ``spark``; on an error or a non-finite value keep ``last`` and note
-    the problem in ``problems`` (cleared again by a good read)."""
-    try:
-        value = float(getter())
-        error = spark.getLastError()
-    except Exception as exc:  # a dead device must not take the robot program down
-        problems[what] = f"{what} unreadable ({exc})"
-        return last
-    if error == _OK and value == value and value - value == 0.0:  # finite: the usual case
-        if problems:
-            problems.pop(what, None)
-        return value
-    if error != _OK:
-        problems[what] = f"not answering ({_error_name(error)})"
-        return last
-    if not math.isfinite(value):
-        problems[what] = f"{what} reads {value}"
-        return last
-    problems.pop(what, None)
-    return value
+ANSWER: Final = "answer"  # the problems key of a Spark that does not answer
+
+
+def note_reading(problems: dict[str, str], what: str, value: float) -> None:
+    """Record why a reading was not used (NaN or infinite) under ``what``."""
+    problems[what] = f"{what} reads {value}"
+
+
+def answer_problem(spark: Any, problems: dict[str, str]) -> None:
+    """Record (or clear) a Spark that does not answer, from the result of its last call."""
+    error = spark.getLastError()
+    if error == _OK:
+        problems.pop(ANSWER, None)
+    else:
+        problems[ANSWER] = f"not answering ({_error_name(error)})"
 
 
 class SparkMotor(SwerveMotor):
@@ -118,7 +110,10 @@ class SparkMotor(SwerveMotor):
         self.dc_motor: DCMotor = getattr(DCMotor, settings.motor_type.motor.value)(1)
         self.spark: Any = POOL.spark(controller, settings.device.id)
         self._encoder: Any = self.spark.getEncoder()
+        self._read_position = self._encoder.getPosition
+        self._read_velocity = self._encoder.getVelocity
         self._pid: Any = self.spark.getClosedLoopController()
+        self._set_setpoint = self._pid.setSetpoint
         self._alert = FaultAlert(settings.label)
         self._sticky_alert = FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning)
         self._sign = -1.0 if settings.inverted else 1.0
@@ -218,24 +213,21 @@ class SparkMotor(SwerveMotor):
     def set_voltage(self, volts: float) -> None:
         # kVoltage rather than setVoltage(): setVoltage divides by the battery voltage and then
         # voltage compensation scales again, which double-compensates on the real controller.
-        self._command("command", self._pid.setSetpoint, volts, _VOLTAGE)
+        self._command("command", self._set_setpoint, volts, _VOLTAGE)
 
+    # The per-loop setpoints do not look at REVLib's result: comparing a REVLibError costs a third
+    # of the call itself, and a Spark that stops taking commands also stops answering, which
+    # fault() (run about once a second) reports from its last error.
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
-        self._command(
-            "command",
-            self._pid.setSetpoint,
-            units_per_second,
-            _VELOCITY,
-            _SLOT0,
-            feedforward_volts,
-            _FF_VOLTS,
-        )
+        self._set_setpoint(units_per_second, _VELOCITY, _SLOT0, feedforward_volts, _FF_VOLTS)
 
     def set_angle(self, degrees: float) -> None:
-        if not math.isfinite(degrees):
+        if degrees - degrees != 0.0:  # NaN or infinite
             self._problems["command"] = f"angle setpoint {degrees} ignored"
             return
-        self._command("command", self._pid.setSetpoint, degrees % 360.0, _POSITION)
+        if self._problems:
+            self._problems.pop("command", None)
+        self._set_setpoint(degrees % 360.0, _POSITION)
 
     def set_position(self, value: float) -> None:
         """Seed the relative encoder.
@@ -256,15 +248,23 @@ class SparkMotor(SwerveMotor):
     # --- readings ------------------------------------------------------------------------------
 
     def get_position(self) -> float:
-        self._last_position = read_spark(
-            self.spark, self._problems, "position", self._encoder.getPosition, self._last_position
-        )
+        value = self._read_position()
+        if value - value == 0.0:  # finite (NaN and infinities give NaN): the usual case
+            if self._problems:
+                self._problems.pop("position", None)
+            self._last_position = value
+            return value  # type: ignore[no-any-return]
+        note_reading(self._problems, "position", value)
         return self._last_position
 
     def get_velocity(self) -> float:
-        self._last_velocity = read_spark(
-            self.spark, self._problems, "velocity", self._encoder.getVelocity, self._last_velocity
-        )
+        value = self._read_velocity()
+        if value - value == 0.0:
+            if self._problems:
+                self._problems.pop("velocity", None)
+            self._last_velocity = value
+            return value  # type: ignore[no-any-return]
+        note_reading(self._problems, "velocity", value)
         return self._last_velocity
 
     def controller_faults(self) -> tuple[list[str], list[str]]:
@@ -284,6 +284,7 @@ class SparkMotor(SwerveMotor):
 
     def fault(self) -> str | None:
         active, sticky = self.controller_faults()
+        answer_problem(self.spark, self._problems)  # the last call was a fault read
         parts = list(dict.fromkeys(self._problems.values()))
         if active:
             parts.append("faults: " + ", ".join(active))
