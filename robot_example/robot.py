@@ -12,6 +12,9 @@ Autonomous drives a 1 m square on odometry, facing forward, and stops where it s
 
 from __future__ import annotations
 
+import atexit
+import time
+
 import wpilib
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
@@ -23,6 +26,17 @@ STICK_DEADBAND = 0.1
 SQUARE = [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # corners, metres from the start
 SQUARE_SPEED = 1.0  # m/s
 ARRIVED = 0.03  # metres
+
+
+def _let_the_loop_watchdog_expire() -> None:
+    """Ctrl-C stops `robotpy sim` inside a robot loop, before WPILib disarms that loop's watchdog,
+    which then fires from its own thread 20 ms later and asks Python for a stack trace. If Python
+    is already shutting down by then the process aborts (exit code 134). Waiting here, while
+    Python still runs, lets the watchdog report harmlessly first."""
+    time.sleep(0.05)
+
+
+atexit.register(_let_the_loop_watchdog_expire)
 
 
 class Robot(wpilib.TimedRobot):
