@@ -804,3 +804,12 @@ def test_batch_fast_path_reads_what_phoenix6_reads() -> None:
     enc.get_absolute_degrees()
     assert not enc.usable
     assert "not answering" in (enc.fault() or "")
+
+
+def test_batch_status_codes_phoenix6_does_not_name_are_errors() -> None:
+    from swervelib.devices.ctre6.batch import _STATUS_CODES
+
+    assert _STATUS_CODES[StatusCode.OK.value] is StatusCode.OK
+    assert _STATUS_CODES[StatusCode.RX_TIMEOUT.value] is StatusCode.RX_TIMEOUT
+    assert _STATUS_CODES[987654321] is StatusCode.GENERAL_ERROR
+    assert 987654321 not in _STATUS_CODES  # not remembered: unknown codes cannot pile up

@@ -67,7 +67,10 @@ class _StatusCodes(dict[int, StatusCode]):
     """``StatusCode`` by integer value, built on first use (the enum call is slow in Python)."""
 
     def __missing__(self, code: int) -> StatusCode:
-        status = StatusCode(code)
+        try:
+            status = StatusCode(code)
+        except ValueError:  # a code this phoenix6 version does not name: an error all the same
+            return StatusCode.GENERAL_ERROR
         self[code] = status
         return status
 
