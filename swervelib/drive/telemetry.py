@@ -8,11 +8,11 @@ Verbosity (default ``HIGH``, so the raw values the calibration procedures read n
 * ``HIGH``: ``POSE`` plus every module's raw readings and setpoints and ``Raw IMU Yaw`` /
   ``Adjusted IMU Yaw``.
 
-What a program replays (the pose, module states, chassis speeds) is set every loop. What a person
-reads (the Field2d, ``robotRotation``, the IMU yaws and each module's values under
-``modules/<name>/``) is set in turn, one group per loop: at ``HIGH`` with four modules each group
+What a program replays or draws (the pose, the Field2d, module states, chassis speeds) is set every
+loop. The numbers a person reads (``robotRotation``, the IMU yaws and each module's values under
+``modules/<name>/``) are set in turn, one group per loop: at ``HIGH`` with four modules each group
 is refreshed every five loops (100 ms), which is how often NetworkTables sends a value to a
-dashboard by default anyway. A loop therefore makes about 12 NetworkTables calls instead of 18.
+dashboard by default anyway. A loop therefore makes about 13 NetworkTables calls instead of 18.
 
 Settings (module count, locations, max speed) are published once at any verbosity above ``NONE``.
 """
@@ -110,7 +110,7 @@ class DriveTelemetry:
                 publishers.publish()
             self.raw_yaw = self.nt.getDoubleTopic(f"{ROOT}/Raw IMU Yaw").publish()
             self.adjusted_yaw = self.nt.getDoubleTopic(f"{ROOT}/Adjusted IMU Yaw").publish()
-        # the groups set in turn: 0 = Field2d, robotRotation (and the IMU yaws), 1.. = modules
+        # the groups set in turn: 0 = robotRotation (and the IMU yaws), 1.. = the modules
         self._groups = 1 + (len(self.modules) if verbosity is TelemetryVerbosity.HIGH else 0)
         self._next_group = 0
 
@@ -150,6 +150,7 @@ class DriveTelemetry:
         if verbosity is TelemetryVerbosity.NONE:
             return
         self.pose.set(pose)
+        self.field.setRobotPose(pose)
         if verbosity is not TelemetryVerbosity.LOW:
             if states is not None:
                 self.current_states.set(states)
@@ -164,7 +165,6 @@ class DriveTelemetry:
             return
         rotation = pose.rotation()
         self.rotation.set(rotation)
-        self.field.setRobotPose(pose)
         if verbosity is TelemetryVerbosity.HIGH:
             self.raw_yaw.set(raw_yaw_deg)
             self.adjusted_yaw.set(rotation.degrees())
