@@ -79,8 +79,8 @@ class Device(ABC):
         the device's Alert.
 
         The drive calls this for one device every few loops, in turn (each device about once a
-        second), never in the hot path, so it may make slower checks (fault bits, error codes)
-        that the getters leave out.
+        second), so it may make slower checks (fault bits, error codes) that the getters leave
+        out, unless the adapter leaves ``usable`` to its default, which calls it every loop.
         """
         return None
 
@@ -140,8 +140,9 @@ class AbsoluteEncoder(Device):
     @property
     def usable(self) -> bool:
         """Whether the last :meth:`get_absolute_degrees` was a good reading. Read every loop by
-        the module (which falls back to the angle motor's encoder when it is False), so adapters
-        with a costly :meth:`fault` keep it as a flag set by the getter."""
+        the module (which falls back to the angle motor's encoder when it is False). This default
+        asks :meth:`fault`, for adapters whose fault check is as cheap as a reading; adapters with
+        a costlier one keep a flag set by the getter."""
         return self.fault() is None
 
     @abstractmethod
@@ -165,7 +166,8 @@ class Imu(Device):
     @property
     def usable(self) -> bool:
         """Whether the last :meth:`get_raw_yaw_degrees` was a good reading (read every loop by the
-        drive, which turns to the wheels' rotation when it is False)."""
+        drive, which turns to the wheels' rotation when it is False; the default asks
+        :meth:`fault`, as for :attr:`AbsoluteEncoder.usable`)."""
         return self.fault() is None
 
     @abstractmethod

@@ -114,7 +114,6 @@ class _NativeGroup:
         raw = memoryview(self._results).cast("B")
         self._values = raw.cast("d")[value_offset // 8 :: size // 8]
         self._errors = raw.cast("i")[error_offset // 4 :: size // 4]
-        self._pairs = tuple(zip(signals, range(count), strict=True))
 
     def refresh(self) -> bool:
         status = self._get_signal(
