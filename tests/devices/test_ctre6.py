@@ -34,7 +34,7 @@ from swervelib.devices.ctre6.batch import SignalBatch, group_by_bus, refresh_all
 from swervelib.devices.ctre6.cancoder import CANcoderEncoder
 from swervelib.devices.ctre6.pigeon2 import Pigeon2Imu
 from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
-from swervelib.devices.faults import ALERT_GROUP
+from swervelib.devices.faults import ALERT_GROUP, with_retries
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 
 FX_TYPES = (
@@ -187,6 +187,12 @@ def enabled() -> Iterator[None]:
         wpilib.simulation.pauseTiming()
 
 
+def apply_stale(device: Any, config: Any) -> None:
+    """Apply a test's set-up configuration. phoenix6's simulator sometimes answers a device's very
+    first configuration call with TX_FAILED, so retry as the adapters do (``with_retries``)."""
+    assert with_retries(lambda: device.configurator.apply(config, 1.0).is_ok())
+
+
 def stale_config(settings: MotorSettings) -> None:
     """What ctre_sim/ (or a used Talon) may still hold: the opposite inversion, a 2:1 ratio,
     a kA gain, a soft limit."""
@@ -202,7 +208,7 @@ def stale_config(settings: MotorSettings) -> None:
     stale.slot0.k_a = 4.0
     stale.slot0.k_i = 3.0
     stale.software_limit_switch.forward_soft_limit_enable = True
-    assert device.configurator.apply(stale, 1.0).is_ok()
+    apply_stale(device, stale)
 
 
 def build_over_stale(settings: MotorSettings) -> TalonFXMotor | TalonFXSMotor:
@@ -586,7 +592,7 @@ def test_cancoder_fresh_config_replaces_stale() -> None:
     stale.magnet_sensor.magnet_offset = 0.3
     stale.magnet_sensor.sensor_direction = signals.SensorDirectionValue.CLOCKWISE_POSITIVE
     stale.magnet_sensor.absolute_sensor_discontinuity_point = 0.5
-    assert stale_device.configurator.apply(stale, 1.0).is_ok()
+    apply_stale(stale_device, stale)
     enc = CANcoderEncoder(settings, None)
     read = new_config("CANcoderConfiguration")
     assert enc.device.configurator.refresh(read, 1.0).is_ok()
@@ -683,7 +689,7 @@ def test_pigeon2_fresh_config_replaces_stale() -> None:
     stale_device = hardware.Pigeon2(settings.device.id)
     stale = new_config("Pigeon2Configuration")
     stale.mount_pose.mount_pose_yaw = 90.0
-    assert stale_device.configurator.apply(stale, 1.0).is_ok()
+    apply_stale(stale_device, stale)
     imu = Pigeon2Imu(settings)
     read = new_config("Pigeon2Configuration")
     assert imu.device.configurator.refresh(read, 1.0).is_ok()
