@@ -178,3 +178,15 @@ class Imu(Device):
     @abstractmethod
     def sim(self) -> ImuSim:
         """The simulation hook."""
+
+
+class UsableFlag:
+    """For an adapter whose getter decides, reading by reading, whether the value is usable: the
+    flag it sets, returned by :attr:`usable` without a fault check. Put it before the interface
+    (``class X(UsableFlag, AbsoluteEncoder)``)."""
+
+    _usable = True
+
+    @property
+    def usable(self) -> bool:
+        return self._usable

@@ -14,7 +14,7 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from phoenix6 import CANBus, StatusCode
+from phoenix6 import BaseStatusSignal, CANBus, StatusCode
 
 OK = StatusCode.OK
 
@@ -46,6 +46,20 @@ atexit.register(_stop_auto_feed_enable)
 def can_bus(name: str) -> CANBus:
     """The phoenix6 bus object for a configured bus name (``""`` = the roboRIO's own bus)."""
     return CANBus(name)
+
+
+class SignalDevice:
+    """For an adapter read through phoenix6 status signals: ``_signals`` are the ones the drive
+    refreshes every loop in its batch, or :meth:`refresh` on their own. Put it before the
+    interface (``class X(SignalDevice, Imu)``)."""
+
+    _signals: list[Any]
+
+    def status_signals(self) -> Sequence[Any]:
+        return self._signals
+
+    def refresh(self) -> None:
+        BaseStatusSignal.refresh_all(self._signals)
 
 
 def signal_fault(signals: Sequence[Any]) -> str | None:

@@ -11,14 +11,13 @@ so the CANcoder applies the configured direction itself, as on the robot.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, cast
 
-from phoenix6 import BaseStatusSignal, configs, hardware, signals
+from phoenix6 import configs, hardware, signals
 
-from swervelib.devices.ctre6 import OK, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
 from swervelib.devices.faults import FaultAlert, apply_config
-from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
+from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
 from swervelib.devices.settings import EncoderSettings
 
 _BAD_MAGNET = frozenset(
@@ -44,7 +43,7 @@ class CANcoderSim(SimDisconnect, EncoderSim):
         self._state.set_magnet_health(health.MAGNET_RED if bad else health.MAGNET_GREEN)
 
 
-class CANcoderEncoder(AbsoluteEncoder):
+class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
     """A CANcoder on the CAN bus named in the settings."""
 
     def __init__(self, settings: EncoderSettings, angle_motor: Any = None) -> None:
@@ -77,21 +76,10 @@ class CANcoderEncoder(AbsoluteEncoder):
         self._sim = CANcoderSim(self.device)
         self._last_degrees = 0.0
         self._last_velocity = 0.0
-        self._usable = True
         self._absolute.wait_for_update(0.1, False)
         self.refresh()
         self.get_absolute_degrees()
         self.get_velocity_dps()
-
-    def status_signals(self) -> Sequence[Any]:
-        return self._signals
-
-    def refresh(self) -> None:
-        BaseStatusSignal.refresh_all(self._signals)
-
-    @property
-    def usable(self) -> bool:
-        return self._usable
 
     def get_absolute_degrees(self) -> float:
         signal, magnet = self._absolute, self._magnet

@@ -7,14 +7,13 @@ simulation hook writes the bare device's yaw and rate (its own CCW-positive fram
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, cast
 
-from phoenix6 import BaseStatusSignal, configs, hardware
+from phoenix6 import configs, hardware
 
-from swervelib.devices.ctre6 import OK, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
 from swervelib.devices.faults import FaultAlert, apply_config
-from swervelib.devices.interfaces import Imu, ImuSim
+from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
 from swervelib.devices.settings import ImuSettings
 
 
@@ -32,7 +31,7 @@ class Pigeon2Sim(SimDisconnect, ImuSim):
         state.set_angular_velocity_z(rate_dps)
 
 
-class Pigeon2Imu(Imu):
+class Pigeon2Imu(SignalDevice, UsableFlag, Imu):
     """A Pigeon 2.0 on the CAN bus named in the settings."""
 
     def __init__(self, settings: ImuSettings) -> None:
@@ -54,21 +53,10 @@ class Pigeon2Imu(Imu):
         self._sim = Pigeon2Sim(self.device)
         self._last_yaw = 0.0
         self._last_rate = 0.0
-        self._usable = True
         self._yaw.wait_for_update(0.1, False)
         self.refresh()
         self.get_raw_yaw_degrees()
         self.get_yaw_rate_dps()
-
-    def status_signals(self) -> Sequence[Any]:
-        return self._signals
-
-    def refresh(self) -> None:
-        BaseStatusSignal.refresh_all(self._signals)
-
-    @property
-    def usable(self) -> bool:
-        return self._usable
 
     def get_raw_yaw_degrees(self) -> float:
         signal = self._yaw

@@ -12,15 +12,14 @@ configured inversion itself, as on the robot.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any, ClassVar, cast
 
 import wpilib
-from phoenix6 import BaseStatusSignal, configs, controls, hardware, signals
+from phoenix6 import configs, controls, hardware, signals
 from phoenix6.sim import TalonFXSimState
 
 from swervelib.config.catalog import Motor
-from swervelib.devices.ctre6 import OK, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
 from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.settings import MotorSettings, Role
@@ -64,7 +63,7 @@ class TalonSim(SimDisconnect, MotorSim):
         state.set_rotor_velocity(rotations_per_second)
 
 
-class _PhoenixTalon(SwerveMotor):
+class _PhoenixTalon(SignalDevice, SwerveMotor):
     """What the Talon FX and Talon FXS adapters share."""
 
     CONTROLLER: ClassVar[str]
@@ -153,12 +152,6 @@ class _PhoenixTalon(SwerveMotor):
         self.get_velocity()
 
     # -- readings ---------------------------------------------------------------------------
-    def status_signals(self) -> Sequence[Any]:
-        return self._signals
-
-    def refresh(self) -> None:
-        BaseStatusSignal.refresh_all(self._signals)
-
     def get_position(self) -> float:
         signal = self._position
         if signal.status is OK:

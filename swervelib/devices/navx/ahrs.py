@@ -33,7 +33,7 @@ import navx
 import wpilib
 
 from swervelib.devices.faults import ALERT_GROUP, FaultAlert, checked
-from swervelib.devices.interfaces import Imu, ImuSim
+from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
 from swervelib.devices.settings import ImuSettings
 
 NOT_CONNECTED = "not connected"
@@ -106,7 +106,7 @@ def _open(port: _Port) -> _SharedNavX:
     return device
 
 
-class NavXImu(Imu):
+class NavXImu(UsableFlag, Imu):
     """A navX on the port chosen by the type string (``settings.imu_type.kind``)."""
 
     def __init__(self, settings: ImuSettings) -> None:
@@ -117,7 +117,6 @@ class NavXImu(Imu):
         self._sim: ImuSim | None = None
         self._last_yaw = 0.0
         self._last_rate = 0.0
-        self._usable = True
         self._value_fault: str | None = None
         self._start_fault: str | None = None
         self._shared: _SharedNavX | None = None
@@ -141,10 +140,6 @@ class NavXImu(Imu):
         """The CCW-positive ``value`` after inversion, or ``last`` if it is not finite."""
         reading, self._value_fault = checked(value, last, self._sign)
         return reading
-
-    @property
-    def usable(self) -> bool:
-        return self._usable
 
     def get_raw_yaw_degrees(self) -> float:
         """The yaw; the Alert is updated by :meth:`fault` (the drive calls it about once a

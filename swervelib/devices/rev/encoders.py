@@ -22,7 +22,7 @@ from typing import Any, Final
 import rev
 
 from swervelib.devices.faults import FaultAlert
-from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
+from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
 from swervelib.devices.rev.motor import (
     ANSWER,
     STATUS_PERIOD_MS,
@@ -67,7 +67,7 @@ def _check_angle_motor(settings: EncoderSettings, angle_motor: object) -> SparkM
     return angle_motor
 
 
-class _SparkSensor(AbsoluteEncoder):
+class _SparkSensor(UsableFlag, AbsoluteEncoder):
     """Shared reading and fault logic for sensors read through the angle motor's Spark.
 
     Getters check only that a value is finite; :meth:`fault` (about once a second) reads the
@@ -84,12 +84,7 @@ class _SparkSensor(AbsoluteEncoder):
         self._problems: dict[str, str] = {}
         self._last_degrees = 0.0
         self._last_dps = 0.0
-        self._usable = True
         self._spark_fault = False  # the last fault() found a sensor or CAN fault
-
-    @property
-    def usable(self) -> bool:
-        return self._usable
 
     def _good(self, what: str) -> None:
         if self._problems:
