@@ -138,6 +138,13 @@ class Floor:
     def read(self) -> None:
         raise NotImplementedError
 
+    def refresh_signals(self) -> bool:
+        """One refresh of every phoenix6 signal: phoenix6's ``refresh_all``, or the batch."""
+        batch = self.batch
+        if batch is None:
+            return BaseStatusSignal.refresh_all(self.signals) is OK
+        return batch.refresh()
+
     def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
         raise NotImplementedError
 
@@ -189,8 +196,17 @@ class Floor:
 class SparkFloor(Floor):
     """REV motors: steering position and drive velocity set-points on the Sparks' own PIDs."""
 
-    steer_pids: list[Any]
-    drive_pids: list[Any]
+    def take_sparks(self, modules: Sequence[Any]) -> None:
+        """The drive's Spark encoders and closed-loop controllers (REVLib allows no others)."""
+        self.drive_encoders = [m.drive_motor.spark.getEncoder() for m in modules]
+        self.steer_encoders = [m.angle_motor.spark.getEncoder() for m in modules]
+        self.drive_pids = [m.drive_motor.spark.getClosedLoopController() for m in modules]
+        self.steer_pids = [m.angle_motor.spark.getClosedLoopController() for m in modules]
+
+    def read_sparks(self) -> None:
+        self.drive_m = [e.getPosition() for e in self.drive_encoders]
+        self.drive_mps = [e.getVelocity() for e in self.drive_encoders]
+        self.steer_deg = [e.getPosition() for e in self.steer_encoders]
 
     def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
         self.steer_pids[index].setSetpoint(steer_setpoint_deg % 360.0, _K_POSITION)
@@ -203,25 +219,19 @@ class SparkCancoderPigeonFloor(SparkFloor):
     def __init__(self, drive: SwerveDrive, *, batched: bool = False) -> None:
         modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
         imu: Any = drive.imu
-        self.drive_encoders = [m.drive_motor.spark.getEncoder() for m in modules]
-        self.steer_encoders = [m.angle_motor.spark.getEncoder() for m in modules]
-        self.drive_pids = [m.drive_motor.spark.getClosedLoopController() for m in modules]
-        self.steer_pids = [m.angle_motor.spark.getClosedLoopController() for m in modules]
+        self.take_sparks(modules)
         self.absolute = [m.encoder.device.get_absolute_position(False) for m in modules]
         self.yaw = imu.device.get_yaw(False)
         self.signals = [*self.absolute, self.yaw]
         super().__init__(drive, batched=batched)
 
     def read(self) -> None:
-        batch = self.batch
-        if (BaseStatusSignal.refresh_all(self.signals) is OK) if batch is None else batch.refresh():
+        if self.refresh_signals():
             self.absolute_deg = [s.value_as_double * 360.0 for s in self.absolute]
             self.yaw_deg = self.yaw.value_as_double
         else:
             self.bad_refreshes += 1  # keep the last readings
-        self.drive_m = [e.getPosition() for e in self.drive_encoders]
-        self.drive_mps = [e.getVelocity() for e in self.drive_encoders]
-        self.steer_deg = [e.getPosition() for e in self.steer_encoders]
+        self.read_sparks()
 
 
 class SparkAttachedNavXFloor(SparkFloor):
@@ -230,11 +240,8 @@ class SparkAttachedNavXFloor(SparkFloor):
     def __init__(self, drive: SwerveDrive, *, batched: bool = False) -> None:
         modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
         imu: Any = drive.imu
-        self.drive_encoders = [m.drive_motor.spark.getEncoder() for m in modules]
-        self.steer_encoders = [m.angle_motor.spark.getEncoder() for m in modules]
+        self.take_sparks(modules)
         self.absolute = [m.angle_motor.spark.getAbsoluteEncoder() for m in modules]
-        self.drive_pids = [m.drive_motor.spark.getClosedLoopController() for m in modules]
-        self.steer_pids = [m.angle_motor.spark.getClosedLoopController() for m in modules]
         self.ahrs: Any = imu._device  # the navX adapter's navx.AHRS (no public accessor)
         self.signals = []
         super().__init__(drive, batched=batched)
@@ -242,9 +249,7 @@ class SparkAttachedNavXFloor(SparkFloor):
     def read(self) -> None:
         self.absolute_deg = [e.getPosition() for e in self.absolute]
         self.yaw_deg = -self.ahrs.getAngle()  # navX angles are clockwise positive
-        self.drive_m = [e.getPosition() for e in self.drive_encoders]
-        self.drive_mps = [e.getVelocity() for e in self.drive_encoders]
-        self.steer_deg = [e.getPosition() for e in self.steer_encoders]
+        self.read_sparks()
 
 
 class TalonCancoderPigeonFloor(Floor):
@@ -273,11 +278,7 @@ class TalonCancoderPigeonFloor(Floor):
         super().__init__(drive, batched=batched)
 
     def read(self) -> None:
-        batch = self.batch
-        ok = (
-            (BaseStatusSignal.refresh_all(self.signals) is OK) if batch is None else batch.refresh()
-        )
-        if not ok:
+        if not self.refresh_signals():
             self.bad_refreshes += 1
             return  # keep the last readings
         # Mechanism units: drive metres (SensorToMechanismRatio), steering module rotations.
