@@ -94,9 +94,7 @@ class _RoborioEncoder(PooledDevice, AbsoluteEncoder):
         raise NotImplementedError
 
     # -- AbsoluteEncoder --------------------------------------------------------------------------
-    def refresh(self) -> None:
-        self.get_absolute_degrees()
-
+    # No refresh(): every read is fresh, and the module reads once per loop.
     def get_absolute_degrees(self) -> float:
         if self._device is None:
             return self._last_degrees
