@@ -1,0 +1,55 @@
+"""Text from outside (JSON files, NetworkTables, file names) made safe to print on one line.
+
+A configuration file or a NetworkTables value can hold anything: ANSI escape sequences that
+recolour or clear a terminal, bidirectional-override characters that make a line read differently
+from what it holds, lone surrogates that cannot be encoded at all (``print`` raises
+``UnicodeEncodeError``), or a megabyte of text. :func:`printable` shows such characters as escapes
+(``\\x1b``, ``\\u202e``, ``\\udc80``) and cuts long text, so a message always prints and always
+says what is really there. Pure Python.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+DEFAULT_LIMIT = 200
+# Control (Cc), format (Cf: bidi overrides, zero-width characters), surrogate (Cs), private use
+# (Co), unassigned (Cn), and line/paragraph separators (Zl, Zp): shown as escapes.
+_UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
+
+
+def _escape(char: str) -> str:
+    code = ord(char)
+    if code <= 0xFF:
+        return f"\\x{code:02x}"
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    return f"\\U{code:08x}"
+
+
+def _safe(char: str) -> bool:
+    if " " <= char <= "~":  # printable ASCII, the usual case
+        return True
+    return unicodedata.category(char) not in _UNSAFE_CATEGORIES
+
+
+def printable(text: str, limit: int | None = DEFAULT_LIMIT) -> str:
+    """``text`` with unsafe characters escaped and, past ``limit`` characters, cut with a note of
+    how much was left out. The result is always encodable as UTF-8 and holds no line break."""
+    cut = 0
+    if limit is not None and len(text) > limit:
+        cut = len(text) - limit
+        text = text[:limit]
+    if not all(" " <= char <= "~" for char in text):
+        text = "".join(char if _safe(char) else _escape(char) for char in text)
+    if cut:
+        text += f"… ({cut} more characters)"
+    return text
+
+
+def printable_repr(value: object, limit: int | None = DEFAULT_LIMIT) -> str:
+    """:func:`printable` of ``repr(value)`` (``repr`` of a huge integer is refused by Python past
+    4300 digits, so those are described instead)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
+        return f"<integer of about {int(value.bit_length() * 0.30103)} digits>"
+    return printable(repr(value), limit)
