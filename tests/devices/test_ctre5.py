@@ -13,11 +13,13 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterator
-from typing import TypeVar
+from typing import Any, TypeVar
 
 import phoenix5
 import pytest
 import wpilib
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from phoenix5.sensors import PigeonIMU_StatusFrame
 from wpilib.simulation import DriverStationSim
 
@@ -30,6 +32,8 @@ from swervelib.devices.ctre5.pigeon import PigeonImu
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
 from swervelib.devices.interfaces import Device
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
+from tests.devices.setpoints import CALLS, Sent, command, is_refused, violations
+from tests.hostile import numbers
 
 T = TypeVar("T")
 
@@ -437,3 +441,65 @@ def test_pigeon_not_answering_is_a_fault_and_clears(kind: str) -> None:
         gyro.pigeon.setStatusFramePeriod(frame, period, 50)
     assert wait_for(gyro.fault, lambda f: f is None, timeout=3.0, each=gyro.refresh) is None
     assert gyro.alert.active is None
+
+
+# -- set-points with hostile numbers (issue 12 item 1) ------------------------------------------
+
+
+class _TalonSpy:
+    """Stands in for the adapter's ``phoenix5.TalonSRX``: records what it is given, in the
+    adapter's units, and passes every call on to the real Talon."""
+
+    def __init__(self, talon: phoenix5.TalonSRX, adapter: TalonSRXMotor, sent: Sent) -> None:
+        self._talon, self._sent = talon, sent
+        self._unit, self._volts = adapter._unit, adapter.guard.max_volts
+
+    def set(self, mode: phoenix5.ControlMode, value: float, *demand: Any) -> None:
+        feedforward = demand[1] * self._volts if demand else 0.0
+        if mode == phoenix5.ControlMode.PercentOutput:
+            self._sent.add("volts", value * self._volts)
+        elif mode == phoenix5.ControlMode.Velocity:
+            self._sent.add("velocity", value * self._unit * 10.0, feedforward)
+        elif mode == phoenix5.ControlMode.Position:
+            self._sent.add("position", value * self._unit)
+        else:
+            self._sent.add(f"unexpected {mode}", math.nan)
+        self._talon.set(mode, value, *demand)
+
+    def neutralOutput(self) -> None:
+        self._sent.add("volts", 0.0)
+        self._talon.neutralOutput()
+
+    def setSelectedSensorPosition(self, native: float, *rest: Any) -> Any:
+        self._sent.add("seed", native * self._unit)
+        return self._talon.setSelectedSensorPosition(native, *rest)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._talon, name)
+
+
+@pytest.fixture(scope="module")
+def srx_motors() -> list[TalonSRXMotor]:
+    return [motor(Role.ANGLE, False), motor(Role.DRIVE, False)]
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(
+    index=st.integers(0, 1),
+    calls=st.lists(st.tuples(st.sampled_from(CALLS), numbers, numbers), min_size=1, max_size=6),
+)
+def test_only_finite_in_range_setpoints_reach_phoenix5(
+    srx_motors: list[TalonSRXMotor], index: int, calls: list[tuple[str, float, float]]
+) -> None:
+    srx = srx_motors[index]
+    sent = Sent()
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        monkeypatch.setattr(srx, "talon", _TalonSpy(srx.talon, srx, sent))
+        refused = srx.guard.refused
+        for call, a, b in calls:
+            command(srx, call, a, b)
+    srx.set_voltage(0.0)
+    assert not violations(srx.settings, sent), violations(srx.settings, sent)[:5]
+    assert srx.guard.refused - refused == sum(is_refused(*c) for c in calls)
+    stops = [c for c in sent.calls if c[0] == "volts" and c[1] == 0.0]
+    assert len(stops) >= sum(is_refused(*c) for c in calls if c[0] != "set_position")

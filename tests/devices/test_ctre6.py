@@ -24,7 +24,9 @@ import ntcore
 import pytest
 import wpilib
 import wpilib.simulation
-from phoenix6 import BaseStatusSignal, StatusCode, configs, hardware, signals
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from phoenix6 import BaseStatusSignal, StatusCode, configs, controls, hardware, signals
 from phoenix6.sim import TalonFXSimState
 
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES, Motor
@@ -36,6 +38,8 @@ from swervelib.devices.ctre6.pigeon2 import Pigeon2Imu
 from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
 from swervelib.devices.faults import ALERT_GROUP, with_retries
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
+from tests.devices.setpoints import CALLS, Sent, command, is_refused, violations
+from tests.hostile import numbers
 
 FX_TYPES = (
     "talonfx",
@@ -821,3 +825,54 @@ def test_batch_status_codes_phoenix6_does_not_name_are_errors() -> None:
     assert _STATUS_CODES[StatusCode.RX_TIMEOUT.value] is StatusCode.RX_TIMEOUT
     assert _STATUS_CODES[987654321] is StatusCode.GENERAL_ERROR
     assert 987654321 not in _STATUS_CODES  # not remembered: unknown codes cannot pile up
+
+
+# -- set-points with hostile numbers (issue 12 item 1) ------------------------------------------
+
+
+def spy_on_phoenix6(motor: Any, monkeypatch: pytest.MonkeyPatch) -> Sent:
+    """Record every control request and position seed the adapter hands to phoenix6, in the
+    adapter's units (the requests are in mechanism rotations)."""
+    sent = Sent()
+    device, scale = motor.device, motor._scale
+    set_control, set_position = device.set_control, device.set_position
+
+    def control(request: Any) -> Any:
+        if isinstance(request, controls.VoltageOut):
+            sent.add("volts", request.output)
+        elif isinstance(request, controls.VelocityVoltage):
+            sent.add("velocity", request.velocity * scale, request.feed_forward)
+        elif isinstance(request, controls.PositionVoltage):
+            sent.add("position", request.position * scale)
+        else:
+            sent.add(f"unexpected {type(request).__name__}", math.nan)
+        return set_control(request)
+
+    def seed(rotations: float, *rest: Any) -> Any:
+        sent.add("seed", rotations * scale)
+        return set_position(rotations, *rest)
+
+    monkeypatch.setattr(device, "set_control", control)
+    monkeypatch.setattr(device, "set_position", seed)
+    return sent
+
+
+@settings(max_examples=100, deadline=None, derandomize=True)
+@given(
+    which=st.sampled_from(["angle", "drive"]),
+    calls=st.lists(st.tuples(st.sampled_from(CALLS), numbers, numbers), min_size=1, max_size=6),
+)
+def test_only_finite_in_range_setpoints_reach_phoenix6(
+    module: Module, which: str, calls: list[tuple[str, float, float]]
+) -> None:
+    motor = (module.angle if which == "angle" else module.drive)[False]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        sent = spy_on_phoenix6(motor, monkeypatch)
+        refused = motor.guard.refused
+        for call, a, b in calls:
+            command(motor, call, a, b)
+    motor.set_voltage(0.0)
+    assert not violations(motor.settings, sent), violations(motor.settings, sent)[:5]
+    assert motor.guard.refused - refused == sum(is_refused(*c) for c in calls)
+    stops = [c for c in sent.calls if c[0] == "volts" and c[1] == 0.0]
+    assert len(stops) >= sum(is_refused(*c) for c in calls if c[0] != "set_position")

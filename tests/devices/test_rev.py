@@ -19,6 +19,8 @@ import ntcore
 import pytest
 import rev
 import wpilib
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from wpilib.simulation import DriverStationSim
 from wpimath.system.plant import DCMotor
 
@@ -28,6 +30,8 @@ from swervelib.devices import registry
 from swervelib.devices.rev.encoders import SparkAnalogEncoder, SparkAttachedEncoder
 from swervelib.devices.rev.motor import SparkMotor
 from swervelib.devices.settings import EncoderSettings, MotorSettings, Role
+from tests.devices.setpoints import CALLS, Sent, command, is_refused, violations
+from tests.hostile import numbers
 
 # type string -> (controller class, DCMotor factory) as YAGSL maps them
 MOTORS: dict[str, tuple[type, str]] = {
@@ -456,3 +460,58 @@ def test_encoder_refuses_the_wrong_angle_motor() -> None:
         with pytest.raises(ValueError, match=needed) as raised:
             registry.encoder_adapter(type_name)(settings, motor)
         assert type_name in str(raised.value)
+
+
+# -- set-points with hostile numbers (issue 12 item 1) ------------------------------------------
+
+_REV_CONTROL = {
+    rev.SparkBase.ControlType.kVoltage: "volts",
+    rev.SparkBase.ControlType.kVelocity: "velocity",
+    rev.SparkBase.ControlType.kPosition: "position",
+}
+
+
+def spy_on_revlib(motor: SparkMotor, monkeypatch: pytest.MonkeyPatch) -> Sent:
+    """Record every set-point and encoder seed the adapter hands to REVLib."""
+    sent = Sent()
+    set_setpoint, encoder = motor._set_setpoint, motor._encoder
+
+    def setpoint(value: float, control: Any, *rest: Any) -> Any:
+        sent.add(_REV_CONTROL.get(control, f"unexpected {control}"), value, *rest[1:2])
+        return set_setpoint(value, control, *rest)
+
+    class Encoder:
+        def setPosition(self, value: float) -> Any:
+            sent.add("seed", value)
+            return encoder.setPosition(value)
+
+    monkeypatch.setattr(motor, "_set_setpoint", setpoint)
+    monkeypatch.setattr(motor, "_encoder", Encoder())
+    return sent
+
+
+@pytest.fixture(scope="module")
+def rev_motors() -> list[SparkMotor]:
+    return [make_motor("sparkflex_vortex", role=role) for role in (Role.ANGLE, Role.DRIVE)]
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(
+    index=st.integers(0, 1),
+    calls=st.lists(st.tuples(st.sampled_from(CALLS), numbers, numbers), min_size=1, max_size=8),
+)
+def test_only_finite_in_range_setpoints_reach_revlib(
+    rev_motors: list[SparkMotor], index: int, calls: list[tuple[str, float, float]]
+) -> None:
+    motor = rev_motors[index]
+    with pytest.MonkeyPatch.context() as monkeypatch:
+        sent = spy_on_revlib(motor, monkeypatch)
+        refused = motor.guard.refused
+        for call, a, b in calls:
+            command(motor, call, a, b)
+            motor.sim.set_rotor(0.0, 0.0, DT)
+    assert not violations(motor.settings, sent), violations(motor.settings, sent)[:5]
+    assert motor.guard.refused - refused == sum(is_refused(*c) for c in calls)
+    stops = [c for c in sent.calls if c[0] == "volts" and c[1] == 0.0]
+    refused_setpoints = sum(is_refused(*c) for c in calls if c[0] != "set_position")
+    assert len(stops) >= refused_setpoints  # every refused set-point stopped the motor

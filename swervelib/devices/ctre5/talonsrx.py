@@ -37,6 +37,7 @@ from swervelib.angles import nearest_equivalent
 from swervelib.config.model import PIDF
 from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, feed_enable, is_ok
 from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.guard import SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.settings import MotorSettings, Role
 
@@ -85,7 +86,8 @@ class TalonSRXMotor(SwerveMotor):
         )
         # Units (degrees or metres) per native count.
         self._unit = settings.units_per_rotation / COUNTS_PER_ROTATION
-        self._volts = settings.optimal_voltage if settings.optimal_voltage > 0 else 12.0
+        self.guard = SetpointGuard(settings)
+        self._volts = self.guard.max_volts
         self._alert = FaultAlert(settings.label)
         self._debounce = Debounce()
         self._position = 0.0
@@ -176,34 +178,45 @@ class TalonSRXMotor(SwerveMotor):
 
     def set_voltage(self, volts: float) -> None:
         feed_enable()
-        if not math.isfinite(volts):
-            self.talon.neutralOutput()
-            return
-        fraction = max(-1.0, min(1.0, volts / self._volts))
-        self.talon.set(phoenix5.ControlMode.PercentOutput, fraction)
+        guard = self.guard
+        if not -guard.max_volts <= volts <= guard.max_volts:  # out of range, NaN or infinite
+            checked = guard.volts(volts)
+            if checked is None:
+                self.talon.neutralOutput()
+                return
+            volts = checked
+        self.talon.set(phoenix5.ControlMode.PercentOutput, volts / self._volts)
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
         feed_enable()
-        if not (math.isfinite(units_per_second) and math.isfinite(feedforward_volts)):
-            self.talon.neutralOutput()
-            return
+        guard = self.guard
+        if not (
+            -guard.max_speed <= units_per_second <= guard.max_speed
+            and -guard.max_volts <= feedforward_volts <= guard.max_volts
+        ):  # out of range, NaN or infinite
+            checked = guard.velocity(units_per_second, feedforward_volts)
+            if checked is None:
+                self.talon.neutralOutput()
+                return
+            units_per_second, feedforward_volts = checked
         native = units_per_second / self._unit / 10.0  # counts per 100 ms
-        ff = max(-1.0, min(1.0, feedforward_volts / self._volts))
         self.talon.set(
-            phoenix5.ControlMode.Velocity, native, phoenix5.DemandType.ArbitraryFeedForward, ff
+            phoenix5.ControlMode.Velocity,
+            native,
+            phoenix5.DemandType.ArbitraryFeedForward,
+            feedforward_volts / self._volts,
         )
 
     def set_angle(self, degrees: float) -> None:
         feed_enable()
-        if not math.isfinite(degrees):
+        if not self.guard.position("set_angle", degrees):
             self.talon.neutralOutput()
             return
         target = nearest_equivalent(degrees, self.get_position())
         self.talon.set(phoenix5.ControlMode.Position, target / self._unit)
 
     def set_position(self, value: float) -> None:
-        if not math.isfinite(value):
-            self._command_error = "set_position given a non-finite value"
+        if not self.guard.position("set_position", value):
             return
         code = self.talon.setSelectedSensorPosition(value / self._unit, 0, 0)
         self._command_error = None if is_ok(code) else f"set_position failed ({code_name(code)})"

@@ -21,6 +21,7 @@ from phoenix6.sim import TalonFXSimState
 from swervelib.config.catalog import Motor
 from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
 from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.guard import SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.settings import MotorSettings, Role
 
@@ -83,6 +84,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.motor: Motor = settings.motor_type.motor
         self.device = device
         self._alert = FaultAlert(settings.label)
+        self.guard = SetpointGuard(settings)
         angle = settings.role is Role.ANGLE
         # Mechanism unit -> adapter unit: module rotations -> degrees, or metres -> metres.
         self._scale = 360.0 if angle else 1.0
@@ -106,7 +108,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         ramps = config.closed_loop_ramps
         ramps.voltage_closed_loop_ramp_period = settings.ramp_rate_s
         ramps.duty_cycle_closed_loop_ramp_period = settings.ramp_rate_s
-        volts = settings.optimal_voltage if settings.optimal_voltage > 0 else 12.0
+        volts = self.guard.max_volts
         config.voltage.peak_forward_voltage = volts
         config.voltage.peak_reverse_voltage = -volts
         feedback.sensor_to_mechanism_ratio = settings.gear_ratio
@@ -177,23 +179,43 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
 
     # -- outputs ----------------------------------------------------------------------------
     def set_voltage(self, volts: float) -> None:
+        guard = self.guard
+        if not -guard.max_volts <= volts <= guard.max_volts:  # out of range, NaN or infinite
+            checked = guard.volts(volts)
+            volts = 0.0 if checked is None else checked
         request = self._voltage_request
         request.output = volts
         self.device.set_control(request)
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
+        guard = self.guard
+        if not (
+            -guard.max_speed <= units_per_second <= guard.max_speed
+            and -guard.max_volts <= feedforward_volts <= guard.max_volts
+        ):  # out of range, NaN or infinite
+            checked = guard.velocity(units_per_second, feedforward_volts)
+            if checked is None:
+                self.set_voltage(0.0)
+                return
+            units_per_second, feedforward_volts = checked
         request = self._velocity_request
         request.velocity = units_per_second / self._scale
         request.feed_forward = feedforward_volts
         self.device.set_control(request)
 
     def set_angle(self, degrees: float) -> None:
+        if degrees - degrees != 0.0 and not self.guard.position("set_angle", degrees):
+            self.set_voltage(0.0)
+            return
         request = self._position_request
         request.position = degrees / self._scale
         self.device.set_control(request)
 
     def set_position(self, value: float) -> None:
-        """Seed the Talon's position; readings show it from the next status frame (~10 ms)."""
+        """Seed the Talon's position; readings show it from the next status frame (~10 ms).
+        A value that is not finite is refused."""
+        if not self.guard.position("set_position", value):
+            return
         rotations = value / self._scale
         apply_config(
             self.label,

@@ -29,6 +29,7 @@ from wpimath.system.plant import DCMotor
 
 from swervelib.config.model import PIDF
 from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.guard import SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.rev.pool import POOL
 from swervelib.devices.settings import MotorSettings, Role
@@ -114,6 +115,7 @@ class SparkMotor(SwerveMotor):
         self._read_velocity = self._encoder.getVelocity
         self._pid: Any = self.spark.getClosedLoopController()
         self._set_setpoint = self._pid.setSetpoint
+        self.guard = SetpointGuard(settings)
         self._alert = FaultAlert(settings.label)
         self._sticky_alert = FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning)
         self._sign = -1.0 if settings.inverted else 1.0
@@ -213,28 +215,42 @@ class SparkMotor(SwerveMotor):
     def set_voltage(self, volts: float) -> None:
         # kVoltage rather than setVoltage(): setVoltage divides by the battery voltage and then
         # voltage compensation scales again, which double-compensates on the real controller.
+        guard = self.guard
+        if not -guard.max_volts <= volts <= guard.max_volts:  # out of range, NaN or infinite
+            checked = guard.volts(volts)
+            volts = 0.0 if checked is None else checked
         self._command("command", self._set_setpoint, volts, _VOLTAGE)
 
     # The per-loop setpoints do not look at REVLib's result: comparing a REVLibError costs a third
     # of the call itself, and a Spark that stops taking commands also stops answering, which
     # fault() (run about once a second) reports from its last error.
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
+        guard = self.guard
+        if not (
+            -guard.max_speed <= units_per_second <= guard.max_speed
+            and -guard.max_volts <= feedforward_volts <= guard.max_volts
+        ):  # out of range, NaN or infinite
+            checked = guard.velocity(units_per_second, feedforward_volts)
+            if checked is None:
+                self._set_setpoint(0.0, _VOLTAGE)
+                return
+            units_per_second, feedforward_volts = checked
         self._set_setpoint(units_per_second, _VELOCITY, _SLOT0, feedforward_volts, _FF_VOLTS)
 
     def set_angle(self, degrees: float) -> None:
-        if degrees - degrees != 0.0:  # NaN or infinite
-            self._problems["command"] = f"angle setpoint {degrees} ignored"
+        if degrees - degrees != 0.0 and not self.guard.position("set_angle", degrees):
+            self._set_setpoint(0.0, _VOLTAGE)
             return
-        if self._problems:
-            self._problems.pop("command", None)
         self._set_setpoint(degrees % 360.0, _POSITION)
 
     def set_position(self, value: float) -> None:
-        """Seed the relative encoder.
+        """Seed the relative encoder (a value that is not finite is refused).
 
         In simulation the robot-side ``setPosition`` is overwritten by the next ``iterate()``, so
         the value is also handed to the sim hook, which keeps the controller's position itself.
         """
+        if not self.guard.position("set_position", value):
+            return
         self._command("seeding the encoder", lambda: self._encoder.setPosition(value))
         self._last_position = value
         if self._sim is not None:
