@@ -26,6 +26,7 @@ from swervelib.angles import wrap_180, wrap_360
 from swervelib.config.model import ModuleConfig
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
+from swervelib.text import printable_repr
 
 NOMINAL_VOLTS = 12.0
 READ_ERRORS = (
@@ -78,6 +79,10 @@ class SwerveModule:
         # about an absolute encoder it cannot use.
         self._fallback_alert = FaultAlert(f"{config.name} module", wpilib.Alert.AlertType.kWarning)
         self._error_alert = FaultAlert(f"{config.name} module")
+        self._refusal_alert = FaultAlert(
+            f"{config.name} module command", wpilib.Alert.AlertType.kWarning
+        )
+        self.refused = 0
         self._errors: dict[str, str] = {}
         self._error_shown = False
         # Readings, refreshed by update(); the spec's telemetry values.
@@ -221,7 +226,12 @@ class SwerveModule:
 
     # -- commands ----------------------------------------------------------------------------------
     def set_desired_state(self, state: SwerveModuleState, *, force_angle: bool = False) -> None:
-        """Follow ``state``: optimise (never turn more than 90°), cosine-compensate, command."""
+        """Follow ``state``: optimise (never turn more than 90°), cosine-compensate, command.
+
+        A speed or angle that is not a finite number stops the module instead (counted in
+        :attr:`refused`, shown on the module's Alert); a speed beyond the module's free speed
+        is limited to it.
+        """
         state.optimize(self._angle)
         speed = state.speed
         if force_angle or abs(speed) >= self._hold_below_mps:
@@ -231,6 +241,12 @@ class SwerveModule:
         else:
             target = self.angle_setpoint_deg  # hold: do not snap the wheels when stopping
         error = (target - self.angle_deg + 180.0) % 360.0 - 180.0  # shortest turn, degrees
+        top = self.free_speed_mps
+        if not (-top <= speed <= top and error - error == 0.0):  # out of range, NaN or infinite
+            if not (math.isfinite(speed) and math.isfinite(error)):
+                self._refuse(speed, state.angle.radians())
+                return
+            speed = top if speed > top else -top
         if self.use_cosine_compensator:
             scale = _cos(error * _RADIANS_PER_DEGREE)
             speed = speed * scale if scale > 0.0 else 0.0
@@ -246,6 +262,15 @@ class SwerveModule:
             return
         if self._errors:
             self._forget(COMMAND_ERRORS)
+
+    def _refuse(self, speed: float, angle_rad: float) -> None:
+        self.refused += 1
+        self._refusal_alert.update(
+            f"refused set_desired_state({printable_repr(speed, 40)} m/s, "
+            f"{printable_repr(angle_rad, 40)} rad): not finite, module stopped "
+            f"({self.refused} refused so far)"
+        )
+        self.stop()
 
     def _command_guarded(self, steer_deg: float, speed: float) -> None:
         """Both commands again, each on its own: a failure is reported, never raised."""

@@ -42,12 +42,29 @@ from swervelib.drive.builder import build_imu, build_module
 from swervelib.drive.diagnostics import DriveDiagnostics
 from swervelib.drive.housekeeping import RoundRobin
 from swervelib.drive.module import SwerveModule
+from swervelib.drive.safety import (
+    FieldArea,
+    Refusals,
+    center_problem,
+    finite_rotation,
+    pose_problem,
+    shown,
+)
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
+from swervelib.drive.vision import VisionGate
 
 LOOP_PERIOD_S = 0.02
 SUPPORTED_MODULE_COUNTS = (2, 3, 4, 6)
 DIAGNOSTICS_EVERY = 5  # loops between diagnostic checks (each judged over a tenth of a second)
 HEALTH_CHECK_EVERY = 4  # loops between device fault checks: 13 devices, each about once a second
+# Commanded speeds beyond this many times what the robot can do are scaled down (keeping their
+# direction and mix) before the kinematics, whose products would overflow to infinity.
+COMMAND_HEADROOM = 100.0
+# An IMU that answers again within this many degrees (or a quarter of the turn the wheels measured
+# while it was away, if more) of the wheels' estimate kept its own zero: its heading is used as it
+# was. Further away, it jumped (a reboot resets the yaw): the heading carries on from the wheels.
+IMU_REJOIN_DEG = 5.0
+IMU_REJOIN_FRACTION = 0.25
 
 
 def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
@@ -93,6 +110,11 @@ class SwerveDrive:
         self.module_max_speed = physical_max
         radius = max(m.location.norm() for m in self.modules)
         self.max_angular_velocity = self.max_speed / radius
+        self._speed_headroom = COMMAND_HEADROOM * self.max_speed
+        self._omega_headroom = COMMAND_HEADROOM * self.max_angular_velocity
+        self.field: FieldArea | None = FieldArea()
+        self.refusals = Refusals("Swerve commands")
+        self.vision = VisionGate()
         locations = [m.location for m in self.modules]
         self.kinematics: Any = _wpilib_class("Kinematics", count, kinematics)(*locations)
         self._devices = self._collect_devices()
@@ -101,8 +123,11 @@ class SwerveDrive:
         for module in self.modules:
             module.update()
         self._raw_yaw_deg = self.imu.get_raw_yaw_degrees()
-        self._yaw_deg = self._raw_yaw_deg if math.isfinite(self._raw_yaw_deg) else 0.0
-        self._imu_ok = True
+        self._imu_ok = math.isfinite(self._raw_yaw_deg)
+        self._yaw_deg = self._raw_yaw_deg if self._imu_ok else 0.0
+        if not self._imu_ok:
+            self._imu_alert.update("IMU unusable at start-up, heading from wheel odometry")
+        self._outage_turn_deg = 0.0  # what the wheels measured turning while the IMU was away
         # Device fault checks: all now, then one every HEALTH_CHECK_EVERY loops, in turn.
         self.health_checks = RoundRobin(
             [check for m in self.modules for check in m.health_checks()] + [self._check_imu]
@@ -273,7 +298,7 @@ class SwerveDrive:
         for module in modules:
             module.update()
         positions = tuple([m.position for m in modules])
-        self._update_yaw(dt)
+        self._update_yaw(positions)
         self._positions = positions
         self._pose = self.estimator.update(Rotation2d.fromDegrees(self._yaw_deg), positions)
         if self._loop_count % HEALTH_CHECK_EVERY == 1:  # one device's fault check, in turn
@@ -307,7 +332,7 @@ class SwerveDrive:
                 self._desired_states,
             )
 
-    def _update_yaw(self, dt: float) -> None:
+    def _update_yaw(self, positions: tuple[SwerveModulePosition, ...]) -> None:
         """IMU yaw when healthy; otherwise carry on with the wheels' own rotation estimate."""
         imu = self.imu
         reason = ""
@@ -317,18 +342,35 @@ class SwerveDrive:
         except Exception as error:  # an IMU that raises is an IMU that is not answering
             raw, usable, reason = math.nan, False, f" (reading raised {error!r})"
         if usable:
-            if not self._imu_ok:  # recovered: continue from where the wheel estimate got to
-                self._yaw_offset = self._yaw_deg - raw
-                self._imu_ok = True
-                self._imu_alert.update(None)
+            if not self._imu_ok:
+                self._rejoin_imu(raw, self._wheel_turn_deg(positions))
             self._raw_yaw_deg = raw
             self._yaw_deg = raw + self._yaw_offset
             return
         if self._imu_ok:
             self._imu_ok = False
+            self._outage_turn_deg = 0.0
             self._imu_alert.update(f"IMU unusable{reason}, heading from wheel odometry")
-        omega = self.get_robot_relative_speeds().omega
-        self._yaw_deg += math.degrees(omega * dt)
+        turn = self._wheel_turn_deg(positions)
+        self._outage_turn_deg += turn
+        self._yaw_deg += turn
+
+    def _wheel_turn_deg(self, positions: tuple[SwerveModulePosition, ...]) -> float:
+        """How far the wheels say the robot turned since the last loop (degrees)."""
+        return math.degrees(self.kinematics.toTwist2d(self._positions, positions).dtheta)
+
+    def _rejoin_imu(self, raw: float, turn_deg: float) -> None:
+        """The IMU answers again. If it agrees with the wheels' estimate it kept counting while it
+        was away (a dropped reading, a CAN hiccup), so its own offset stays and no rotation is
+        lost; if it jumped (it rebooted and reset its yaw), the heading carries on from the
+        wheels, this loop's turn included."""
+        expected = self._yaw_deg + turn_deg
+        difference = (raw + self._yaw_offset - expected + 180.0) % 360.0 - 180.0
+        tolerance = max(IMU_REJOIN_DEG, IMU_REJOIN_FRACTION * abs(self._outage_turn_deg))
+        if abs(difference) > tolerance:
+            self._yaw_offset = expected - raw
+        self._imu_ok = True
+        self._imu_alert.update(None)
 
     # -- commands --------------------------------------------------------------------------------------
     def drive(
@@ -338,14 +380,32 @@ class SwerveDrive:
         field_relative: bool = False,
         center_of_rotation: Translation2d | None = None,
     ) -> None:
-        """Drive at ``speeds`` (m/s, rad/s); robot-relative unless ``field_relative``."""
+        """Drive at ``speeds`` (m/s, rad/s); robot-relative unless ``field_relative``.
+
+        Speeds that are not finite numbers, or a centre of rotation that is not finite or more
+        than 1 km away, are refused: the drive stops and the ``Swerve commands`` Alert says why.
+        """
         if self.diagnostics.should_stop:
             self.stop()
             return
-        robot = speeds
         vx, vy, omega = speeds.vx, speeds.vy, speeds.omega
-        if (vx - vx) + (vy - vy) + (omega - omega) != 0.0:  # a NaN or an infinity: stop
-            robot = ChassisSpeeds()
+        limit, spin_limit = self._speed_headroom, self._omega_headroom
+        robot = speeds
+        if not (
+            -limit <= vx <= limit and -limit <= vy <= limit and -spin_limit <= omega <= spin_limit
+        ):
+            if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(omega)):
+                why = f"speeds ({shown(vx)}, {shown(vy)}, {shown(omega)}) are not finite"
+                self._refuse("drive()", why)
+                return
+            # Far beyond reach (1e308 would overflow the kinematics): scaled down, same mix.
+            scale = min(limit / max(abs(vx), abs(vy), 1e-300), spin_limit / max(abs(omega), 1e-300))
+            robot = ChassisSpeeds(vx * scale, vy * scale, omega * scale)
+        if center_of_rotation is not None:
+            center_why = center_problem(center_of_rotation)
+            if center_why is not None:
+                self._refuse("drive()", center_why)
+                return
         if field_relative:
             robot = ChassisSpeeds.fromFieldRelativeSpeeds(robot, self._pose.rotation())
         robot = ChassisSpeeds.discretize(robot, self.loop_period)
@@ -354,19 +414,52 @@ class SwerveDrive:
             states = self.kinematics.toSwerveModuleStates(robot)
         else:
             states = self.kinematics.toSwerveModuleStates(robot, center_of_rotation)
-        states = self.kinematics.desaturateWheelSpeeds(states, self.max_speed)
-        self.set_module_states(states)
+        self._apply_states(self.kinematics.desaturateWheelSpeeds(states, self.max_speed))
 
-    def set_module_states(self, states: Sequence[SwerveModuleState]) -> None:
-        """Command each module directly (robot-relative states, in module order)."""
+    def _apply_states(self, states: Sequence[SwerveModuleState]) -> None:
         for module, state in zip(self.modules, states, strict=True):
             module.set_desired_state(state)
         self._desired_states = list(states)
 
+    def _refuse(self, call: str, why: str) -> None:
+        """A refused command: stop, and say so on the ``Swerve commands`` Alert."""
+        self.refusals.refuse(call, why, "drive stopped")
+        self.stop()
+
+    def set_module_states(self, states: Sequence[SwerveModuleState]) -> None:
+        """Command each module directly (robot-relative states, in module order).
+
+        Speeds above the modules' free speed are desaturated (all scaled alike); a state whose
+        speed or angle is not a finite number refuses the whole call (the drive stops).
+        """
+        states = list(states)
+        if len(states) != len(self.modules):
+            raise ValueError(f"{len(states)} states for {len(self.modules)} modules")
+        for index, state in enumerate(states):
+            if not (math.isfinite(state.speed) and finite_rotation(state.angle)):
+                why = (
+                    f"module {index} state ({shown(state.speed)} m/s, "
+                    f"{shown(state.angle.radians())} rad) is not finite"
+                )
+                self._refuse("set_module_states()", why)
+                return
+        top = self.module_max_speed
+        if any(abs(state.speed) > top for state in states):
+            states = list(self.kinematics.desaturateWheelSpeeds(states, top))
+        self._apply_states(states)
+
     def drive_facing(
         self, vx: float, vy: float, heading: Rotation2d, *, field_relative: bool = True
     ) -> None:
-        """Translate at (vx, vy) m/s while the heading PID turns the robot to ``heading``."""
+        """Translate at (vx, vy) m/s while the heading PID turns the robot to ``heading``.
+
+        A heading or speed that is not finite is refused before it reaches the heading PID (whose
+        integral would keep a NaN for good): the drive stops.
+        """
+        if not (math.isfinite(vx) and math.isfinite(vy) and finite_rotation(heading)):
+            why = f"({shown(vx)}, {shown(vy)}, heading {shown(heading.radians())}) is not finite"
+            self._refuse("drive_facing()", why)
+            return
         current = self._pose.rotation().radians()
         output = self.heading_controller.calculate(current, heading.radians())
         omega = max(-1.0, min(1.0, output)) * self.max_angular_velocity
@@ -399,7 +492,15 @@ class SwerveDrive:
         return self._pose
 
     def reset_pose(self, pose: Pose2d) -> None:
-        """Set the pose; the gyro is left alone and odometry stays consistent with it."""
+        """Set the pose; the gyro is left alone and odometry stays consistent with it.
+
+        A pose that is not finite, or off :attr:`field`, is refused (the pose stays as it was and
+        the ``Swerve commands`` Alert says why).
+        """
+        problem = pose_problem(pose, self.field)
+        if problem is not None:
+            self.refusals.refuse("reset_pose()", problem[1], "pose kept")
+            return
         self.estimator.resetPosition(Rotation2d.fromDegrees(self._yaw_deg), self._positions, pose)
         self._pose = pose
 
@@ -420,12 +521,25 @@ class SwerveDrive:
         pose: Pose2d,
         timestamp: float,
         std_devs: tuple[float, float, float] | None = None,
-    ) -> None:
-        """Fuse a vision pose taken at ``timestamp`` (FPGA seconds)."""
+    ) -> bool:
+        """Fuse a vision pose taken at ``timestamp`` (FPGA seconds); True if it was used.
+
+        Refused (counted per reason in ``vision.refused``, shown on the ``Swerve vision`` Alert):
+        a pose that is not finite or is off :attr:`field`, a timestamp more than 0.1 s ahead of
+        the robot's clock or more than 1.5 s old, std devs that are not three finite numbers ≥ 0.
+        """
+        gate = self.vision
+        now = wpilib.Timer.getFPGATimestamp()
+        problem = gate.problem(pose, timestamp, std_devs, now, self.field)
+        if problem is not None:
+            gate.refuse(*problem)
+            return False
         if std_devs is None:
             self.estimator.addVisionMeasurement(pose, timestamp)
         else:
-            self.estimator.addVisionMeasurement(pose, timestamp, std_devs)
+            self.estimator.addVisionMeasurement(pose, timestamp, tuple(std_devs))
+        gate.accepted += 1
+        return True
 
     # -- speeds and states -----------------------------------------------------------------------------
     def get_module_states(self) -> list[SwerveModuleState]:

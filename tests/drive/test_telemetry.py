@@ -57,7 +57,10 @@ def test_every_key_is_published_with_the_spec_units() -> None:
             assert number(f"{base}/Speed Setpoint") == pytest.approx(0.5, abs=0.05)
             issue = nt.getBooleanTopic(f"{base}/Absolute Encoder Read Issue").subscribe(True).get()
             assert issue is False
-        assert number(f"{ROOT}/Raw IMU Yaw") == pytest.approx(30.0, abs=0.5)  # before zeroing
+        # Before zeroing. The yaw is continuous: the navX this drive shares with the tests before
+        # this one may have counted whole turns already.
+        raw_yaw = number(f"{ROOT}/Raw IMU Yaw")
+        assert (raw_yaw - 30.0 + 180.0) % 360.0 - 180.0 == pytest.approx(0.0, abs=0.5)
         assert number(f"{ROOT}/Adjusted IMU Yaw") == pytest.approx(0.0, abs=0.5)  # pose heading
         # Settings are published once, by the newest drive; other tests' drives share this process.
         DriveTelemetry(drive.modules, drive.max_speed)
