@@ -218,9 +218,11 @@ class HeadingDriveInput:
         """Set the target heading (radians); ``None`` takes the robot's heading at the next loop.
 
         Call it on enable, after ``SwerveDrive.zero_heading()`` (with 0.0), and after driving in
-        another mode, so the robot does not turn back to an old target.
+        another mode, so the robot does not turn back to an old target. A heading that is not a
+        finite number counts as ``None``: a NaN target would stop the robot until the heading
+        stick moves again.
         """
-        self.target_heading = heading
+        self.target_heading = heading if heading is not None and math.isfinite(heading) else None
 
     def translation(self) -> tuple[float, float]:
         """The left stick as robot-axis fractions of the maximum speed (deadband, scale, cube)."""

@@ -217,6 +217,10 @@ def test_routine_drives_a_fake_drive() -> None:
     assert routine.apply(drive).heading == 0.0
     routine.reset_heading()
     assert routine.apply(drive).heading == pytest.approx(-2.0)
+    # A heading that is not finite would stop the robot until the stick moves: taken as None.
+    drive.heading = 1.0
+    routine.reset_heading(math.nan)
+    assert routine.apply(drive).heading == pytest.approx(1.0)
 
     routine.apply(drive, field_relative=False)
     assert drive.calls[-1][3] is False
