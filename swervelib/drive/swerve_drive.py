@@ -83,6 +83,9 @@ class SwerveDrive:
         loop_period: float = LOOP_PERIOD_S,
         simulate: bool | None = None,
     ) -> None:
+        for name, value in (("max_speed", max_speed), ("loop_period", loop_period)):
+            if value is not None and not (math.isfinite(value) and value > 0.0):
+                raise ValueError(f"{name} must be a positive number, not {shown(value)}")
         count = len(config.modules)
         if count not in SUPPORTED_MODULE_COUNTS:
             raise ConfigError(

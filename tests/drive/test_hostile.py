@@ -309,3 +309,14 @@ def test_the_field_area_can_be_widened_or_switched_off() -> None:
             assert h.drive.get_pose().X() == pytest.approx(40.0)
         finally:
             h.drive.field = field
+
+
+@pytest.mark.parametrize(
+    "options", [{"max_speed": math.nan}, {"max_speed": -1.0}, {"loop_period": math.inf}]
+)
+def test_constructor_numbers_must_be_positive_and_finite(options: dict[str, float]) -> None:
+    from swervelib.config import load_directory
+    from tests.drive.harness import REV_NAVX
+
+    with pytest.raises(ValueError, match="must be a positive number"):
+        SwerveDrive(load_directory(REV_NAVX), **options)  # type: ignore[arg-type]
