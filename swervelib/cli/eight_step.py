@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from swervelib.cli.flip import report_errors
+from swervelib.cli.flip import print_notes, report_errors
 from swervelib.tools.edit import format_result
 
 
@@ -50,8 +50,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             finish=args.finish,
             dry_run=args.dry_run,
         )
-        for note in result.notes:
-            print(f"note: {note}", file=err)
+        print_notes(result.notes, err)
         print(format_result(result, show_diff=args.dry_run), file=out)
         if result.instructions:
             print(result.instructions, file=out)

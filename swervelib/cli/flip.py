@@ -9,6 +9,8 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from swervelib.config import ConfigError
+from swervelib.safe_read import UnreadableFile, describe_os_error
+from swervelib.text import printable
 from swervelib.tools.edit import EditError, format_result
 
 
@@ -27,6 +29,26 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def error_lines(error: BaseException) -> list[str]:
+    """``error`` as ``error: ...`` lines: never an empty message, always printable (outside text
+    such as file names and JSON values escaped), an ``OSError`` as its file and real cause."""
+    if isinstance(error, ConfigError):
+        texts = [problem.format() for problem in error.problems] or [str(error)]
+    elif isinstance(error, UnreadableFile):
+        texts = [str(error)]
+    elif isinstance(error, OSError):
+        cause = describe_os_error(error)
+        texts = [f"{error.filename}: {cause}" if error.filename is not None else cause]
+    elif isinstance(error, MemoryError):
+        texts = ["out of memory"]
+    else:
+        texts = (str(error) or type(error).__name__).split("\n")
+    lines = [printable(text, None) for text in texts]
+    if isinstance(error, EditError):  # a message and its indented details
+        return [f"error: {lines[0]}", *lines[1:]]
+    return [f"error: {line}" for line in lines]
+
+
 @contextlib.contextmanager
 def report_errors(err: TextIO) -> Iterator[list[bool]]:
     """Turn any failure inside the block into ``error: MESSAGE`` lines on ``err`` (no traceback);
@@ -34,19 +56,18 @@ def report_errors(err: TextIO) -> Iterator[list[bool]]:
     failed: list[bool] = []
     try:
         yield failed
-    except EditError as error:
-        print(f"error: {error}", file=err)
-        failed.append(True)
-    except ConfigError as error:
-        for problem in error.problems:
-            print(f"error: {problem.format()}", file=err)
-        failed.append(True)
     except KeyboardInterrupt:
         print("error: interrupted (an unfinished write is completed on the next run)", file=err)
         failed.append(True)
     except Exception as error:  # a clear line rather than a traceback, whatever went wrong
-        print(f"error: {error or type(error).__name__}", file=err)
+        for line in error_lines(error):
+            print(line, file=err)
         failed.append(True)
+
+
+def print_notes(notes: tuple[str, ...], err: TextIO) -> None:
+    for note in notes:
+        print(f"note: {printable(note, None)}", file=err)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
@@ -56,7 +77,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         from swervelib.tools.flip import flip_modules
 
         result = flip_modules(args.directory, dry_run=args.dry_run)
-        for note in result.notes:
-            print(f"note: {note}", file=err)
+        print_notes(result.notes, err)
         print(format_result(result, show_diff=args.dry_run), file=out)
     return 1 if failed else 0

@@ -8,6 +8,7 @@ from collections.abc import Sequence
 
 from swervelib import __version__
 from swervelib.cli import calibrate, check, eight_step, flip, offsets
+from swervelib.cli.flip import error_lines
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,5 +32,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     if args.command is None:
         parser.print_help(sys.stderr)
         return 2
-    code: int = args.run(args)
+    try:
+        code: int = args.run(args)
+    except (OSError, MemoryError) as error:  # whatever a command let through: one clear line
+        for line in error_lines(error):
+            print(line, file=sys.stderr)
+        return 1
     return code

@@ -6,7 +6,7 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from swervelib.cli.flip import report_errors
+from swervelib.cli.flip import print_notes, report_errors
 from swervelib.tools.edit import EditResult, format_result
 
 
@@ -65,8 +65,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
                 dry_run=args.dry_run,
                 wrap="unsigned" if args.unsigned else "signed",
             )
-        for note in result.notes:
-            print(f"note: {note}", file=err)
+        print_notes(result.notes, err)
         print(format_result(result, show_diff=args.dry_run), file=out)
     return 1 if failed else 0
 

@@ -34,6 +34,7 @@ from typing import TYPE_CHECKING
 
 from swervelib.config import load_directory
 from swervelib.config.catalog import Bus
+from swervelib.text import printable
 from swervelib.tools.calibrate import (
     CalibrationError,
     circular_mean_deg,
@@ -89,13 +90,14 @@ def capture_offsets(
         for snapshot in snapshots:
             problem = snapshot.problem(signal)
             if problem is not None:
-                raise CalibrationError(f"cannot capture the offsets: {problem}")
+                raise CalibrationError(f"cannot capture the offsets: {printable(problem, 300)}")
             values.append(snapshot.values[signal])
         moved = movement(signal, values, 0, len(values))
         spread = max(moved.travel, moved.final_spread)
         if spread > tolerance_deg:
             raise CalibrationError(
-                f"{signal.label} changed by {spread:.1f}° while the offsets were captured: hold "
+                f"{printable(signal.label)} changed by {spread:.1f}° while the offsets were "
+                "captured: hold "
                 "every wheel still, pointing straight forward, and try again"
             )
         decision = offset_decision(
@@ -121,7 +123,8 @@ def _readings(
     robot = source.module_names()
     if robot is not None and tuple(robot) != names:
         raise CalibrationError(
-            f"the robot publishes modules {list(robot)}, but the configuration has {list(names)}: "
+            f"the robot publishes modules {printable(repr(list(robot)), 300)}, but the "
+            f"configuration has {printable(repr(list(names)), 300)}: "
             "deploy this configuration (or point at the directory the robot runs) first"
         )
     snapshots = []
@@ -131,5 +134,7 @@ def _readings(
         try:
             snapshots.append(source.read())
         except TelemetryError as error:
-            raise CalibrationError(f"cannot capture the offsets: {error}") from error
+            raise CalibrationError(
+                f"cannot capture the offsets: {printable(str(error), 300)}"
+            ) from error
     return snapshots

@@ -10,48 +10,31 @@ line ends, a UTF-8 BOM, compact one-line files, unknown keys), validates the res
         result = editor.commit("invert frontleft drive")
     print(result.summary)
 
-The transaction, in order (``fault_hook`` is called after each step, with the step's name):
-
-1. ``backup``: every file about to be replaced or deleted is copied to
-   ``.swervelib-backups/<YYYYmmdd-HHMMSS[-n]>/`` and fsynced.
-2. ``temp <file>``: each new file content is written to ``.<name>.swervelib-new`` beside the file
-   and fsynced.
-3. ``journal``: ``.swervelib-journal.json`` (the list of temp → final pairs, with the SHA-256 of each
-   new content) is written to a temporary name, fsynced and renamed into place, so it is either
-   complete or absent.
-4. ``replace <file>`` / ``delete <file>``: ``os.replace`` of each temp onto its file (atomic per file).
-5. ``done``: the journal is removed.
-
-A process killed before step 3 leaves the old files and some stray temps; one killed after it
-leaves a journal. The next :class:`ConfigEditor` to open the directory (every tool opens one) first
-*recovers*: with a journal whose temps are all present and intact (or already in place) it rolls the
-edit forward; otherwise it rolls back from the backup the journal names. Stray temps are deleted. So
-the directory is always observed either entirely old or entirely new.
-
-Concurrent editors are refused by the lock file ``.swervelib.lock`` (holding the pid, host, start
-time and command line). A lock left by a process that no longer runs (same host) is broken, with a
-note in :attr:`ConfigEditor.notes` / :attr:`EditResult.notes`.
+Every file is read through :mod:`swervelib.safe_read` (regular files of at most 1 MiB; a FIFO, a
+device or a huge file is refused with its real cause), and a symbolic link is never replaced by a
+plain file (changing a linked file is refused). The write itself is the transaction of
+:mod:`swervelib.tools.journal` (backup folder, temps, journal, atomic replaces; ``fault_hook`` is
+called after each step with its name), so a run killed at any point leaves the old files or the new
+ones, and the next :class:`ConfigEditor` to open the directory (every tool opens one) first
+recovers. Concurrent editors are refused by the directory lock of :mod:`swervelib.tools.lock` (an
+OS lock on ``.swervelib.lock``, which records the holder's pid, host, start time and command line);
+a lock file left by a killed tool is taken over, with a note in :attr:`ConfigEditor.notes` /
+:attr:`EditResult.notes`.
 
 Nothing here imports wpilib or a vendor package.
 """
 
 from __future__ import annotations
 
-import contextlib
 import difflib
 import enum
-import hashlib
 import json
 import json.decoder
 import math
 import os
 import re
-import shutil
-import socket
-import sys
+import stat
 import tempfile
-import time
-import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
@@ -60,6 +43,12 @@ from typing import Any, Final
 
 from swervelib.config import ConfigError, load_directory
 from swervelib.config.jsonpos import JSONSyntaxError, parse
+from swervelib.safe_read import MAX_FILE_BYTES, Problem, UnreadableFile, describe_os_error
+from swervelib.safe_read import read_file as _safe_read_file
+from swervelib.text import printable, printable_repr
+from swervelib.tools import journal
+from swervelib.tools.journal import BACKUP_DIR, JOURNAL_NAME, RESTORE_SUFFIX, TEMP_SUFFIX
+from swervelib.tools.lock import LOCK_NAME, DirectoryLock, LockError
 
 __all__ = [
     "BACKUP_DIR",
@@ -67,6 +56,8 @@ __all__ = [
     "JOURNAL_NAME",
     "LOCK_NAME",
     "MISSING",
+    "RESTORE_SUFFIX",
+    "TEMP_SUFFIX",
     "ConfigEditor",
     "EditError",
     "EditResult",
@@ -76,15 +67,8 @@ __all__ = [
     "recover",
 ]
 
-LOCK_NAME: Final = ".swervelib.lock"
-JOURNAL_NAME: Final = ".swervelib-journal.json"
-BACKUP_DIR: Final = ".swervelib-backups"
 DRIVE_FILE: Final = "swervedrive.json"
 MODULES_DIR: Final = "modules"
-TEMP_SUFFIX: Final = ".swervelib-new"
-RESTORE_SUFFIX: Final = ".swervelib-restore"
-JOURNAL_VERSION: Final = 1
-STALE_UNREADABLE_LOCK_S: Final = 10.0
 
 _BOM: Final = b"\xef\xbb\xbf"
 _scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
@@ -142,12 +126,18 @@ class EditResult:
     notes: tuple[str, ...] = ()  # recoveries, broken stale locks: worth telling the person
 
 
+def _printable_line(line: str) -> str:
+    """One line of a diff with every unsafe character escaped (tabs kept: files indent with them)."""
+    return "\t".join(printable(part, None) for part in line.split("\t"))
+
+
 def format_result(result: EditResult, *, show_diff: bool) -> str:
-    """The text a command prints: the diff (when asked) then the one-line summary."""
-    parts = []
+    """The text a command prints: the diff (when asked) then the one-line summary, with every
+    character from the files made safe to print (:func:`swervelib.text.printable`)."""
+    parts: list[str] = []
     if show_diff and result.diff:
-        parts.append(result.diff.rstrip("\n"))
-    parts.append(result.summary)
+        parts.extend(_printable_line(line) for line in result.diff.rstrip("\n").split("\n"))
+    parts.append(printable(result.summary, None))
     return "\n".join(parts)
 
 
@@ -159,7 +149,9 @@ def _relative(file: str | os.PathLike[str]) -> str:
     text = os.fspath(file).replace("\\", "/")
     pure = PurePosixPath(text)
     if not text or pure.is_absolute() or ":" in text or ".." in pure.parts or not pure.parts:
-        raise EditError(f"`{text}` is not a file path inside the configuration directory")
+        raise EditError(
+            f"`{printable(text, 200)}` is not a file path inside the configuration directory"
+        )
     return pure.as_posix()
 
 
@@ -475,7 +467,7 @@ def _decode(file: str, data: bytes) -> tuple[bool, str]:
     try:
         text = data[len(_BOM) if bom else 0 :].decode("utf-8")
     except UnicodeDecodeError as error:
-        raise EditError(f"{file}: not UTF-8 text (byte {error.start})") from None
+        raise EditError(f"{printable(file)}: not UTF-8 text (byte {error.start})") from None
     return bom, text
 
 
@@ -484,311 +476,29 @@ def _check_json(file: str, text: str) -> Any:
         document = parse(text)
     except JSONSyntaxError as error:
         raise EditError(
-            f"{file}:{error.line}:{error.column}: JSON syntax error: {error.message}; "
+            f"{printable(file)}:{error.line}:{error.column}: JSON syntax error: "
+            f"{printable(error.message, 300)}; "
             "fix it by hand first"
         ) from None
     if document.duplicates:
         dup = document.duplicates[0]
         raise EditError(
-            f"{file}:{dup.line}:{dup.column}: key `{_format_path(dup.path)}` appears twice "
+            f"{printable(file)}:{dup.line}:{dup.column}: key `{printable(_format_path(dup.path))}` "
+            "appears twice "
             f"(also line {dup.first_line}); fix it by hand first"
         )
     return document.value
 
 
-# -- file system helpers ----------------------------------------------------------------------------
+# -- reading and recovery ---------------------------------------------------------------------------
 
 
-def _fsync_dir(path: Path) -> None:
-    if os.name == "nt":  # directories cannot be opened (nor need fsync) on Windows
-        return
+def _read(path: Path, *, follow_symlinks: bool = True) -> bytes | None:
+    """A regular file's bytes (None when absent); EditError naming the cause for anything else."""
     try:
-        fd = os.open(path, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
-
-
-def _write_synced(path: Path, data: bytes) -> None:
-    with open(path, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-
-
-def _read(path: Path) -> bytes | None:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        return None
-    except IsADirectoryError:
-        raise EditError(f"{path} is a directory, expected a file") from None
-
-
-def _sha256(data: bytes) -> str:
-    return hashlib.sha256(data).hexdigest()
-
-
-def _temp_name(relative: str, suffix: str) -> str:
-    pure = PurePosixPath(relative)
-    return str(pure.with_name(f".{pure.name}{suffix}"))
-
-
-def _pid_alive(pid: int) -> bool:
-    """Whether process ``pid`` runs on this machine (never signals it)."""
-    if pid <= 0:
-        return False
-    if sys.platform == "win32":
-        import ctypes
-
-        kernel32 = ctypes.windll.kernel32
-        handle = kernel32.OpenProcess(0x1000, False, pid)  # PROCESS_QUERY_LIMITED_INFORMATION
-        if not handle:
-            return bool(kernel32.GetLastError() == 5)  # access denied: it exists
-        try:
-            code = ctypes.c_ulong()
-            if not kernel32.GetExitCodeProcess(handle, ctypes.byref(code)):
-                return True
-            return code.value == 259  # STILL_ACTIVE
-        finally:
-            kernel32.CloseHandle(handle)
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # exists but belongs to someone else
-    try:  # a zombie (killed, not yet reaped) no longer holds anything
-        stat = Path(f"/proc/{pid}/stat").read_text()
-        return stat.rsplit(")", 1)[1].split()[0] != "Z"
-    except (OSError, IndexError):
-        return True
-
-
-# -- the lock ---------------------------------------------------------------------------------------
-
-
-class _Lock:
-    """``<directory>/.swervelib.lock``: created exclusively, holds who took it."""
-
-    def __init__(self, directory: Path) -> None:
-        self.path = directory / LOCK_NAME
-        self.token = uuid.uuid4().hex
-        self.held = False
-
-    def describe_holder(self) -> tuple[str, bool]:
-        """(who holds it, whether it is stale) for an existing lock file."""
-        try:
-            raw = self.path.read_text(encoding="utf-8")
-            info = json.loads(raw)
-            pid = int(info["pid"])
-            host = str(info.get("host", ""))
-        except FileNotFoundError:
-            return "nobody", True
-        except (OSError, ValueError, KeyError, TypeError):
-            try:
-                age = time.time() - self.path.stat().st_mtime
-            except OSError:
-                return "nobody", True
-            return "an unreadable lock file", age > STALE_UNREADABLE_LOCK_S
-        who = f"process {pid}"
-        if host and host != socket.gethostname():
-            return f"{who} on {host}", False
-        command = info.get("command") or ""
-        since = info.get("since") or ""
-        detail = ", ".join(p for p in (f"since {since}" if since else "", command) if p)
-        who = f"{who} ({detail})" if detail else who
-        return who, not _pid_alive(pid)
-
-    def refusal(self, who: str) -> EditError:
-        return EditError(
-            f"{self.path.parent} is being edited by another swervelib tool ({who}); wait for it to "
-            f"finish and try again. If no swervelib tool is running, delete {self.path}"
-        )
-
-    def check_free(self) -> None:
-        """For read-only use: refuse if a live process holds the lock."""
-        if self.path.exists():
-            who, stale = self.describe_holder()
-            if not stale:
-                raise self.refusal(who)
-
-    def acquire(self, notes: list[str]) -> None:
-        content = json.dumps(
-            {
-                "pid": os.getpid(),
-                "host": socket.gethostname(),
-                "since": time.strftime("%Y-%m-%d %H:%M:%S"),
-                "command": " ".join([Path(sys.argv[0]).name, *sys.argv[1:]]) if sys.argv else "",
-                "token": self.token,
-            }
-        ).encode("utf-8")
-        for _attempt in range(2):
-            try:
-                fd = os.open(self.path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-            except FileExistsError:
-                who, stale = self.describe_holder()
-                if not stale:
-                    raise self.refusal(who) from None
-                self.break_stale(who, notes)
-                continue
-            except OSError as error:
-                raise EditError(f"cannot create the lock file {self.path}: {error}") from None
-            try:
-                os.write(fd, content)
-            finally:
-                os.close(fd)
-            self.held = True
-            return
-        raise self.refusal("another process that just took it")
-
-    def break_stale(self, who: str, notes: list[str]) -> None:
-        aside = self.path.with_name(f"{LOCK_NAME}.stale-{self.token}")
-        try:
-            before = self.path.read_bytes()
-            os.replace(self.path, aside)
-        except FileNotFoundError:
-            return
-        except OSError as error:
-            raise EditError(f"cannot remove the stale lock {self.path}: {error}") from None
-        if aside.read_bytes() != before:  # someone took the lock in between: give it back
-            with contextlib.suppress(OSError):
-                os.replace(aside, self.path)
-            raise self.refusal("another process that just took it")
-        aside.unlink()
-        notes.append(f"removed a stale lock left by {who}, which is no longer running")
-
-    def release(self) -> None:
-        if not self.held:
-            return
-        self.held = False
-        try:
-            info = json.loads(self.path.read_text(encoding="utf-8"))
-            if info.get("token") == self.token:
-                self.path.unlink()
-        except (OSError, ValueError):
-            pass
-
-
-# -- recovery ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class _Op:
-    """One file of a transaction: ``data`` None deletes it."""
-
-    path: str
-    data: bytes | None
-    existed: bool
-
-
-def _journal_ops(directory: Path, raw: bytes) -> tuple[str | None, list[dict[str, Any]]]:
-    try:
-        journal = json.loads(raw.decode("utf-8"))
-        if journal.get("version") != JOURNAL_VERSION or not isinstance(journal["ops"], list):
-            raise ValueError("unknown journal version")
-        backup = journal.get("backup")
-        ops: list[dict[str, Any]] = journal["ops"]
-        for op in ops:
-            _relative(op["path"])
-            if "temp" in op:
-                _relative(op["temp"])
-    except (ValueError, KeyError, TypeError, AttributeError, EditError) as error:
-        raise EditError(
-            f"{directory / JOURNAL_NAME} is unreadable ({error}); an interrupted edit cannot be "
-            f"completed automatically: compare the files with the newest backup in "
-            f"{directory / BACKUP_DIR}, then delete the journal"
-        ) from None
-    if backup is not None:
-        _relative(backup)
-    return backup, ops
-
-
-def _stray_temps(directory: Path) -> list[Path]:
-    found: list[Path] = []
-    for root, dirs, files in os.walk(directory):
-        if Path(root) == directory:
-            dirs[:] = [d for d in dirs if d != BACKUP_DIR]
-        for name in files:
-            if name.endswith((TEMP_SUFFIX, RESTORE_SUFFIX)) or name == f"{JOURNAL_NAME}.tmp":
-                found.append(Path(root) / name)
-    return found
-
-
-def _remove_empty_parents(directory: Path, relative: str) -> None:
-    parent = (directory / relative).parent
-    while parent != directory and directory in parent.parents:
-        try:
-            parent.rmdir()
-        except OSError:
-            return
-        parent = parent.parent
-
-
-def _recover(directory: Path) -> str | None:
-    """Finish or undo an interrupted transaction; the caller holds the lock. Returns a note."""
-    journal_path = directory / JOURNAL_NAME
-    note = None
-    raw = _read(journal_path)
-    if raw is not None:
-        backup, ops = _journal_ops(directory, raw)
-        forward = True
-        for op in ops:
-            if op.get("delete"):
-                continue
-            temp = _read(directory / op["temp"])
-            if temp is not None and _sha256(temp) == op["sha256"]:
-                continue
-            final = _read(directory / op["path"])
-            if temp is None and final is not None and _sha256(final) == op["sha256"]:
-                continue
-            forward = False
-        if forward:
-            for op in ops:
-                final_path = directory / op["path"]
-                if op.get("delete"):
-                    final_path.unlink(missing_ok=True)
-                    _remove_empty_parents(directory, op["path"])
-                elif (directory / op["temp"]).exists():
-                    os.replace(directory / op["temp"], final_path)
-                _fsync_dir(final_path.parent)
-            note = "completed an edit that was interrupted (the journal was complete)"
-        else:
-            if backup is None:
-                raise EditError(
-                    f"{journal_path}: an interrupted edit is incomplete and names no backup; "
-                    "restore the files by hand, then delete the journal"
-                )
-            for op in ops:
-                final_path = directory / op["path"]
-                if op.get("existed"):
-                    old = _read(directory / backup / op["path"])
-                    if old is None:
-                        raise EditError(
-                            f"an interrupted edit cannot be undone: the backup of {op['path']} "
-                            f"is missing from {directory / backup}"
-                        )
-                    if _read(final_path) != old:
-                        restore = directory / _temp_name(op["path"], RESTORE_SUFFIX)
-                        restore.parent.mkdir(parents=True, exist_ok=True)
-                        _write_synced(restore, old)
-                        os.replace(restore, final_path)
-                else:
-                    final_path.unlink(missing_ok=True)
-                    _remove_empty_parents(directory, op["path"])
-                _fsync_dir(final_path.parent)
-            note = f"undid an edit that was interrupted, from the backup {backup}"
-    for stray in _stray_temps(directory):
-        stray.unlink(missing_ok=True)
-    if raw is not None:
-        journal_path.unlink(missing_ok=True)
-        _fsync_dir(directory)
-    return note
+        return journal.read(path, follow_symlinks=follow_symlinks)
+    except journal.TransactionError as error:
+        raise EditError(str(error)) from None
 
 
 def recover(directory: str | os.PathLike[str]) -> list[str]:
@@ -825,13 +535,11 @@ class ConfigEditor:
         fault_hook: FaultHook | None = None,
     ) -> None:
         self.directory = Path(directory)
-        if not self.directory.is_dir():
-            what = "is not a directory" if self.directory.exists() else "does not exist"
-            raise EditError(f"configuration directory {self.directory} {what}")
+        _check_directory(self.directory)
         self.dry_run = dry_run
         self.fault_hook = fault_hook
         self.notes: list[str] = []
-        self._lock = _Lock(self.directory)
+        self._lock = DirectoryLock(self.directory)
         self._entered = False
         self._docs: dict[str, _Doc] = {}
         self._raw: dict[str, bytes | None] = {}  # staged non-JSON-edited files (None deletes)
@@ -856,16 +564,26 @@ class ConfigEditor:
 
     def _open(self) -> None:
         if self.dry_run:
-            self._lock.check_free()
-            if (self.directory / JOURNAL_NAME).exists():
+            try:
+                self._lock.check_free()
+            except LockError as error:
+                raise EditError(str(error)) from None
+            if os.path.lexists(self.directory / JOURNAL_NAME):
                 raise EditError(
-                    f"an interrupted edit of {self.directory} is waiting to be completed; run the "
-                    "command once without --dry-run (it completes that edit first)"
+                    f"an interrupted edit of {printable(str(self.directory), 300)} is waiting to "
+                    "be completed; run the command once without --dry-run (it completes that edit "
+                    "first)"
                 )
             return
-        self._lock.acquire(self.notes)
         try:
-            note = _recover(self.directory)
+            self._lock.acquire(self.notes)
+        except LockError as error:
+            raise EditError(str(error)) from None
+        try:
+            note = journal.recover(self.directory)
+        except journal.TransactionError as error:
+            self._lock.release()
+            raise EditError(str(error)) from None
         except BaseException:
             self._lock.release()
             raise
@@ -881,7 +599,9 @@ class ConfigEditor:
                 raise EditError(f"{relative} is staged as a raw file; it cannot be edited as JSON")
             data = _read(self.directory / relative)
             if data is None:
-                raise EditError(f"{relative} does not exist in {self.directory}")
+                raise EditError(
+                    f"{printable(relative)} does not exist in {printable(str(self.directory), 300)}"
+                )
             bom, text = _decode(relative, data)
             _check_json(relative, text)
             doc = _Doc(data, bom, text)
@@ -904,10 +624,14 @@ class ConfigEditor:
         result = []
         for name in names:
             if not isinstance(name, str) or not name.strip() or "/" in name or "\\" in name:
-                raise EditError(f"{DRIVE_FILE}: `modules` entry {name!r} is not a module file name")
+                raise EditError(
+                    f"{DRIVE_FILE}: `modules` entry {printable_repr(name)} is not a module file name"
+                )
             stem = name[:-5] if name.endswith(".json") else name
             if stem.startswith(".") or ":" in stem:
-                raise EditError(f"{DRIVE_FILE}: `modules` entry {name!r} is not a module file name")
+                raise EditError(
+                    f"{DRIVE_FILE}: `modules` entry {printable_repr(name)} is not a module file name"
+                )
             result.append(f"{MODULES_DIR}/{stem}.json")
         return result
 
@@ -917,7 +641,7 @@ class ConfigEditor:
         node = _find(root, _parse_path(path))
         if node is None:
             if default is MISSING:
-                raise EditError(f"{_relative(file)}: no field `{path}`")
+                raise EditError(f"{printable(_relative(file))}: no field `{printable(path)}`")
             return default
         return parse(doc.text[node.start : node.end]).value
 
@@ -1177,7 +901,7 @@ class ConfigEditor:
         relative = _relative(file)
         if relative in self._raw:
             return self._raw[relative]
-        return _read(self.directory / relative)
+        return _read(self.directory / relative, follow_symlinks=False)
 
     def stage_raw(self, file: str, data: bytes | None) -> None:
         """Stage writing ``data`` to a file that is not edited as JSON (None deletes it). It is
@@ -1186,7 +910,7 @@ class ConfigEditor:
         if relative in self._docs:
             raise EditError(f"{relative} is being edited as JSON; use replace_file()")
         if relative not in self._raw_original:
-            self._raw_original[relative] = _read(self.directory / relative)
+            self._raw_original[relative] = _read(self.directory / relative, follow_symlinks=False)
         self._raw[relative] = data
 
     # -- committing ------------------------------------------------------------------------------
@@ -1219,50 +943,98 @@ class ConfigEditor:
         return changes, diff_text + ("\n" if diff_text else ""), touched
 
     def _validate(self) -> None:
-        with tempfile.TemporaryDirectory(prefix="swervelib-check-") as scratch:
-            target = Path(scratch)
-            (target / MODULES_DIR).mkdir()
-            for pattern in ("*.json", f"{MODULES_DIR}/*.json"):
-                for source in self.directory.glob(pattern):
-                    if source.is_file():
-                        shutil.copyfile(source, target / source.relative_to(self.directory))
-            for relative, doc in self._docs.items():
-                destination = target / relative
-                destination.parent.mkdir(parents=True, exist_ok=True)
-                destination.write_bytes(doc.encoded())
+        """Load the staged result from a scratch copy (refusing with the problems)."""
+        try:
+            with tempfile.TemporaryDirectory(prefix="swervelib-check-") as scratch:
+                target = Path(scratch)
+                os.mkdir(target / MODULES_DIR)
+                for relative in self._loadable_files():
+                    if relative in self._docs:
+                        continue
+                    data = self._copy_for_check(relative)
+                    if data is not None:
+                        journal.write_new(target / relative, data, sync=False)
+                for relative, doc in self._docs.items():
+                    journal.make_dirs((target / relative).parent)
+                    journal.write_new(target / relative, doc.encoded(), sync=False)
+                try:
+                    load_directory(target)
+                except ConfigError as error:
+                    lines = "\n".join(f"  {problem.format()}" for problem in error.problems)
+                    count = len(error.problems)
+                    raise EditError(
+                        f"refusing to write: the result would not load ({count} "
+                        f"problem{'s' if count != 1 else ''}):\n{lines}"
+                    ) from None
+        except OSError as error:
+            raise EditError(
+                "cannot check the result in a temporary folder "
+                f"({describe_os_error(error)}); nothing was changed"
+            ) from None
+
+    def _loadable_files(self) -> list[str]:
+        """The JSON files the loader may read: ``*.json`` and ``modules/*.json``."""
+        found: list[str] = []
+        for folder in ("", MODULES_DIR):
             try:
-                load_directory(target)
-            except ConfigError as error:
-                lines = "\n".join(f"  {problem.format()}" for problem in error.problems)
-                count = len(error.problems)
+                with os.scandir(self.directory / folder) as entries:
+                    names = sorted(entry.name for entry in entries)
+            except (FileNotFoundError, NotADirectoryError):
+                continue
+            except OSError as error:
+                shown = printable(str(self.directory / folder), 300)
                 raise EditError(
-                    f"refusing to write: the result would not load ({count} "
-                    f"problem{'s' if count != 1 else ''}):\n{lines}"
+                    f"cannot list {shown}: {describe_os_error(error)}; nothing was changed"
                 ) from None
+            found.extend(
+                f"{folder}/{name}" if folder else name
+                for name in names
+                if name.endswith(".json") and not name.startswith(".")
+            )
+        return found
+
+    def _copy_for_check(self, relative: str) -> bytes | None:
+        """A file's bytes for the scratch copy; None for what the loader does not read as a file
+        (gone, a directory)."""
+        try:
+            return _safe_read_file(self.directory / relative, limit=MAX_FILE_BYTES)
+        except UnreadableFile as error:
+            if error.problem in (Problem.MISSING, Problem.DIRECTORY):
+                return None
+            raise EditError(f"cannot check the result: {error}; nothing was changed") from None
+
+    def _ops(self, touched: list[str]) -> list[journal.Op]:
+        ops = [
+            journal.Op(relative, self._docs[relative].encoded(), self._docs[relative].original)
+            for relative in touched
+        ]
+        for relative, data in self._raw.items():
+            original = self._raw_original[relative]
+            if data != original:
+                ops.append(journal.Op(relative, data, original))
+        return ops
 
     def commit(self, what: str, *, validate: bool = True) -> EditResult:
         """Validate the staged result with ``load_directory`` (refusing with :class:`EditError`
         listing the problems), then back up and write every changed file atomically, or only
         compute the diff for a dry run. ``validate=False`` is for restoring saved files."""
         changes, diff, touched = self._changes()
-        ops = [
-            _Op(rel, self._docs[rel].encoded(), self._docs[rel].original is not None)
-            for rel in touched
-        ]
-        for relative, data in self._raw.items():
-            original = self._raw_original[relative]
-            if data != original:
-                ops.append(_Op(relative, data, original is not None))
+        ops = self._ops(touched)
         files = len({c.file for c in changes})
         counted = f"{len(changes)} field{'s' if len(changes) != 1 else ''} in {files} file" + (
             "s" if files != 1 else ""
         )
         if not ops:
             return EditResult((), "", None, f"{what}: nothing to change", False, tuple(self.notes))
+        try:
+            for op in ops:
+                journal.refuse_link(self.directory, op.path)
+        except journal.TransactionError as error:
+            raise EditError(str(error)) from None
         if validate and touched:
             self._validate()
         if self.dry_run:
-            summary = f"{what}: {counted} (dry run, nothing written)"
+            summary = f"{what}: would change {counted} (dry run, nothing written)"
             if not changes:
                 summary = f"{what}: no configuration change (dry run, nothing written)"
             return EditResult(tuple(changes), diff, None, summary, False, tuple(self.notes))
@@ -1271,7 +1043,9 @@ class ConfigEditor:
             self._open()
             took_lock = True
         try:
-            backup = self._write(ops)
+            backup = journal.write(self.directory, ops, self._step)
+        except journal.TransactionError as error:
+            raise EditError(str(error)) from None
         finally:
             if took_lock:
                 self._lock.release()
@@ -1290,118 +1064,18 @@ class ConfigEditor:
         if self.fault_hook is not None:
             self.fault_hook(name)
 
-    def _write(self, ops: list[_Op]) -> Path | None:
-        directory = self.directory
-        for op in ops:  # nobody changed the files since they were read
-            expected = (
-                self._docs[op.path].original
-                if op.path in self._docs
-                else self._raw_original[op.path]
-            )
-            if _read(directory / op.path) != expected:
-                raise EditError(
-                    f"{op.path} changed on disk while it was being edited; nothing was written. "
-                    "Run the command again."
-                )
-        backup = self._backup(ops)
-        self._step("backup")
-        journal_written = False
-        try:
-            entries: list[dict[str, Any]] = []
-            for op in ops:
-                if op.data is None:
-                    entries.append({"path": op.path, "delete": True, "existed": op.existed})
-                    continue
-                temp = _temp_name(op.path, TEMP_SUFFIX)
-                (directory / temp).parent.mkdir(parents=True, exist_ok=True)
-                _write_synced(directory / temp, op.data)
-                final = directory / op.path
-                if final.exists():
-                    with contextlib.suppress(OSError):
-                        shutil.copymode(final, directory / temp)
-                entries.append(
-                    {
-                        "path": op.path,
-                        "temp": temp,
-                        "sha256": _sha256(op.data),
-                        "existed": op.existed,
-                    }
-                )
-                self._step(f"temp {op.path}")
-            journal = {
-                "version": JOURNAL_VERSION,
-                "backup": None if backup is None else backup.relative_to(directory).as_posix(),
-                "ops": entries,
-            }
-            pending = directory / f"{JOURNAL_NAME}.tmp"
-            _write_synced(pending, json.dumps(journal, indent=1).encode("utf-8"))
-            os.replace(pending, directory / JOURNAL_NAME)
-            _fsync_dir(directory)
-            journal_written = True
-            self._step("journal")
-            for op, entry in zip(ops, entries, strict=True):
-                final = directory / op.path
-                if op.data is None:
-                    final.unlink(missing_ok=True)
-                    _remove_empty_parents(directory, op.path)
-                    self._step(f"delete {op.path}")
-                else:
-                    os.replace(directory / entry["temp"], final)
-                    self._step(f"replace {op.path}")
-                _fsync_dir(final.parent)
-            (directory / JOURNAL_NAME).unlink()
-            _fsync_dir(directory)
-            self._step("done")
-        except Exception as error:
-            # An ordinary failure (disk full, a file held open on Windows): finish or undo now.
-            # A kill (or KeyboardInterrupt) skips this; the next open recovers instead.
-            if not journal_written:
-                for stray in _stray_temps(directory):
-                    stray.unlink(missing_ok=True)
-                (directory / f"{JOURNAL_NAME}.tmp").unlink(missing_ok=True)
-                raise EditError(
-                    f"could not write the files ({error}); nothing was changed"
-                ) from None
-            try:
-                note = _recover(directory)
-            except (OSError, EditError) as again:
-                raise EditError(
-                    f"writing failed ({error}) and could not be completed ({again}); the next "
-                    "swervelib tool run on this directory completes or undoes it"
-                ) from None
-            raise EditError(f"writing failed ({error}); {note}") from None
-        return backup
 
-    def _backup(self, ops: list[_Op]) -> Path | None:
-        existing = [op for op in ops if op.existed]
-        if not existing:
-            return None
-        base = self.directory / BACKUP_DIR
-        base.mkdir(exist_ok=True)
-        stamp = time.strftime("%Y%m%d-%H%M%S")
-        backup = base / stamp
-        n = 1
-        while True:
-            try:
-                backup.mkdir()
-                break
-            except FileExistsError:
-                n += 1
-                backup = base / f"{stamp}-{n}"
-        for op in existing:
-            target = backup / op.path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            expected = (
-                self._docs[op.path].original
-                if op.path in self._docs
-                else self._raw_original[op.path]
-            )
-            assert expected is not None
-            _write_synced(target, expected)
-            _fsync_dir(target.parent)
-        _fsync_dir(backup)
-        _fsync_dir(base)
-        return backup
+def _check_directory(directory: Path) -> None:
+    shown = printable(str(directory), 300)
+    try:
+        mode = os.stat(directory).st_mode
+    except (FileNotFoundError, NotADirectoryError):
+        raise EditError(f"configuration directory {shown} does not exist") from None
+    except (OSError, ValueError) as error:
+        cause = describe_os_error(error) if isinstance(error, OSError) else "invalid name"
+        raise EditError(f"configuration directory {shown} cannot be opened: {cause}") from None
+    if not stat.S_ISDIR(mode):
+        raise EditError(f"configuration directory {shown} is not a directory")
 
 
 def _collect_changes(file: str, old: Any, new: Any, path: PathParts, out: list[FileChange]) -> None:

@@ -35,6 +35,7 @@ from dataclasses import dataclass, fields
 from pathlib import PurePosixPath
 from typing import Any, Final
 
+from swervelib.text import printable, printable_repr
 from swervelib.tools.edit import (
     DRIVE_FILE,
     ConfigEditor,
@@ -73,7 +74,8 @@ STEPS: Final[dict[int, StepState]] = {
 
 @dataclass(frozen=True)
 class EightStepResult(EditResult):
-    """An :class:`EditResult` plus the step reached (None after restore/finish) and what to do."""
+    """An :class:`EditResult` plus the step reached (None after restore/finish, and for a dry run)
+    and what to do."""
 
     step: int | None = None
     instructions: str = ""
@@ -84,6 +86,10 @@ class _Progress:
     step: int
     flipped: bool
     files: tuple[str, ...]
+
+
+def _shown(path: str | os.PathLike[str]) -> str:
+    return printable(os.fspath(path), 300)
 
 
 def _flag(value: bool) -> str:
@@ -107,9 +113,9 @@ def _read_progress(editor: ConfigEditor) -> _Progress | None:
             raise ValueError("unexpected content")
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
         raise EditError(
-            f"{editor.directory / STATE_FILE} is unreadable ({error}): the starting "
-            f"configuration is in {editor.directory / ORIGINALS}; copy it back by hand and delete "
-            f"{editor.directory / STATE_DIR}"
+            f"{_shown(editor.directory / STATE_FILE)} is unreadable ({printable(str(error))}): "
+            f"the starting configuration is in {_shown(editor.directory / ORIGINALS)}; copy it "
+            f"back by hand and delete {_shown(editor.directory / STATE_DIR)}"
         ) from None
     return _Progress(step, flipped, tuple(files))
 
@@ -189,8 +195,8 @@ def eight_step(
     if step is not None and (
         isinstance(step, bool) or not isinstance(step, int) or step not in STEPS
     ):
-        raise EditError(f"the step must be a whole number from 1 to 8, not {step!r}")
-    shown = os.fspath(directory)
+        raise EditError(f"the step must be a whole number from 1 to 8, not {printable_repr(step)}")
+    shown = _shown(directory)
     with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
         progress = _read_progress(editor)
         if restore or finish:
@@ -204,19 +210,27 @@ def eight_step(
                     original = editor.read_raw(f"{ORIGINALS}/{file}")
                     if original is None:
                         raise EditError(
-                            f"the starting copy of {file} is missing from "
-                            f"{editor.directory / ORIGINALS}; nothing was restored"
+                            f"the starting copy of {printable(file)} is missing from "
+                            f"{_shown(editor.directory / ORIGINALS)}; nothing was restored"
                         )
                     editor.replace_file(file, original)
             _forget(editor, progress)
             if restore:
                 result = editor.commit("eight-step --restore", validate=False)
                 text = (
-                    f"Restored the configuration from before step 1 (was at step {progress.step})."
+                    f"Would restore the configuration from before step 1 (now at step "
+                    f"{progress.step})."
+                    if dry_run
+                    else f"Restored the configuration from before step 1 (was at step "
+                    f"{progress.step})."
                 )
             else:
                 result = editor.commit(f"eight-step --finish (keeping step {progress.step})")
-                text = f"Kept the configuration of step {progress.step}; the start is forgotten."
+                text = (
+                    f"Would keep the configuration of step {progress.step} and forget the start."
+                    if dry_run
+                    else f"Kept the configuration of step {progress.step}; the start is forgotten."
+                )
             return _with(result, None, text)
 
         if next:
@@ -263,7 +277,9 @@ def eight_step(
             editor.set(module, "inverted.drive", wanted.drive_inverted)
         # what each file said before (after a flip a file holds its partner's motors)
         changed = [
-            PurePosixPath(m).stem for m in modules if drive_before[m] is not wanted.drive_inverted
+            printable(PurePosixPath(m).stem)
+            for m in modules
+            if drive_before[m] is not wanted.drive_inverted
         ]
         if changed:
             done.append(f"inverted.drive → {_flag(wanted.drive_inverted)} on {', '.join(changed)}")
@@ -272,10 +288,20 @@ def eight_step(
         )
         result = editor.commit(f"eight-step {target}")
 
-    state = (
-        f"Step {target} of 8: IMU inverted {_flag(wanted.imu_inverted)}, every inverted.drive "
+    settings = (
+        f"IMU inverted {_flag(wanted.imu_inverted)}, every inverted.drive "
         f"{_flag(wanted.drive_inverted)}, modules "
         f"{'flipped' if wanted.flipped else 'as at the start'}."
     )
+    if dry_run:
+        lines = [
+            f"Dry run: step {target} of 8 would be {settings}",
+            "Would change: " + "; ".join(done) + "."
+            if done
+            else "Nothing to change for this step.",
+            "Nothing was written; run the command without --dry-run to go to this step.",
+        ]
+        return _with(result, None, "\n".join(lines))
+    state = f"Step {target} of 8: {settings}"
     what = "Changed: " + "; ".join(done) + "." if done else "Nothing to change for this step."
     return _with(result, target, "\n".join([state, what, _watch_for(shown, target)]))

@@ -30,6 +30,7 @@ from __future__ import annotations
 import os
 from pathlib import PurePosixPath
 
+from swervelib.text import printable
 from swervelib.tools.edit import ConfigEditor, EditError, EditResult, FaultHook
 
 TOLERANCE_IN = 0.5
@@ -48,7 +49,7 @@ TRAVELLING_FIELDS = (
 
 
 def _name(file: str) -> str:
-    return PurePosixPath(file).stem
+    return printable(PurePosixPath(file).stem)
 
 
 def _location(editor: ConfigEditor, file: str) -> tuple[float, float]:
@@ -56,7 +57,9 @@ def _location(editor: ConfigEditor, file: str) -> tuple[float, float]:
     for axis in ("front", "left"):
         value = editor.get(file, f"location.{axis}", None)
         if isinstance(value, bool) or not isinstance(value, int | float):
-            raise EditError(f"{file}: location.{axis} must be a number (inches) to flip modules")
+            raise EditError(
+                f"{printable(file)}: location.{axis} must be a number (inches) to flip modules"
+            )
         values.append(float(value))
     return values[0], values[1]
 
@@ -75,13 +78,15 @@ def diagonal_pairs(editor: ConfigEditor) -> list[tuple[str, str]]:
         where = f"front {front:g}, left {left:g}"
         if not matches:
             raise EditError(
-                f"cannot flip: no module is diagonally opposite {file} ({where}); expected one at "
+                f"cannot flip: no module is diagonally opposite {printable(file)} ({where}); "
+                "expected one at "
                 f"front {-front:g}, left {-left:g} (±{TOLERANCE_IN:g} in). Flipping needs every "
                 "module mirrored through the robot centre"
             )
         if len(matches) > 1:
             raise EditError(
-                f"cannot flip: {', '.join(matches)} are all diagonally opposite {file} ({where})"
+                f"cannot flip: {', '.join(map(printable, matches))} are all diagonally opposite "
+                f"{printable(file)} ({where})"
             )
         partner[file] = matches[0]
     pairs: list[tuple[str, str]] = []
@@ -89,8 +94,8 @@ def diagonal_pairs(editor: ConfigEditor) -> list[tuple[str, str]]:
         other = partner[file]
         if partner[other] != file:
             raise EditError(
-                f"cannot flip: {file} and {other} are not each other's diagonal "
-                f"(the opposite of {other} is {partner[other]})"
+                f"cannot flip: {printable(file)} and {printable(other)} are not each other's "
+                f"diagonal (the opposite of {printable(other)} is {printable(partner[other])})"
             )
         if (other, file) not in pairs:
             pairs.append((file, other))

@@ -23,6 +23,7 @@ import math
 import os
 from typing import Any, Literal
 
+from swervelib.text import printable, printable_repr
 from swervelib.tools.edit import ConfigEditor, EditError, EditResult, FaultHook
 
 Wrap = Literal["signed", "unsigned"]
@@ -32,9 +33,11 @@ DECIMALS = 9
 def wrap_degrees(value: float, wrap: Wrap = "signed") -> float:
     """``value`` in (−180, 180] (``signed``) or [0, 360) (``unsigned``), rounded to 9 decimals."""
     if not math.isfinite(value):
-        raise EditError(f"cannot wrap {value!r} degrees: not a finite number")
+        raise EditError(f"cannot wrap {printable_repr(value)} degrees: not a finite number")
     if wrap not in ("signed", "unsigned"):
-        raise EditError(f"unknown wrap convention {wrap!r}: use 'signed' or 'unsigned'")
+        raise EditError(
+            f"unknown wrap convention {printable_repr(wrap)}: use 'signed' or 'unsigned'"
+        )
     result = round(value % 360.0, DECIMALS)
     if result >= 360.0:
         result -= 360.0
@@ -62,19 +65,22 @@ def add_to_offsets(
     """Add ``degrees`` to every module's ``absoluteEncoderOffset`` (skipping encoder ``none``),
     keeping each result in (−180°, 180°] or [0°, 360°) (see the module docstring)."""
     if isinstance(degrees, bool) or not isinstance(degrees, int | float):
-        raise EditError(f"degrees must be a number, not {degrees!r}")
+        raise EditError(f"degrees must be a number, not {printable_repr(degrees)}")
     if not math.isfinite(degrees):
-        raise EditError(f"cannot add {degrees!r} degrees: not a finite number")
+        raise EditError(f"cannot add {printable_repr(degrees)} degrees: not a finite number")
     wrap_degrees(0.0, wrap)  # refuse an unknown convention before opening anything
     with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
         for file in editor.module_files():
             if editor.get(file, "encoder.type", None) == "none":
                 continue
             if editor.get_text(file, "absoluteEncoderOffset") is None:
-                raise EditError(f"{file}: no absoluteEncoderOffset to add to")
+                raise EditError(f"{printable(file)}: no absoluteEncoderOffset to add to")
             old = editor.get(file, "absoluteEncoderOffset")
             if isinstance(old, bool) or not isinstance(old, int | float) or not math.isfinite(old):
-                raise EditError(f"{file}: absoluteEncoderOffset is {old!r}, not a number")
+                raise EditError(
+                    f"{printable(file)}: absoluteEncoderOffset is {printable_repr(old)}, "
+                    "not a number"
+                )
             editor.set(
                 file, "absoluteEncoderOffset", _written_like(wrap_degrees(old + degrees, wrap), old)
             )

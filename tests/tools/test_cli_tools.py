@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 import sys
 import types
@@ -32,7 +33,10 @@ def test_offsets_dry_run_then_write(tmp_path: Path, capsys: pytest.CaptureFixtur
     lines = out.splitlines()
     assert lines[0] == "--- a/modules/frontleft.json"
     assert '+  "absoluteEncoderOffset": -167.7,' in lines
-    assert lines[-1] == "offsets +180° (signed): 4 fields in 4 files (dry run, nothing written)"
+    assert (
+        lines[-1]
+        == "offsets +180° (signed): would change 4 fields in 4 files (dry run, nothing written)"
+    )
 
     code, out, err = run(capsys, "offsets", str(directory), "--add", "180", "--unsigned")
     assert (code, err) == (0, "")
@@ -68,7 +72,7 @@ def test_eight_step_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     code, out, _ = run(capsys, "eight-step", str(directory), "--next", "--dry-run")
     assert code == 0 and out.startswith("--- a/swervedrive.json")
     assert '+  "invertedIMU": false,' in out.splitlines()
-    assert "eight-step 4: 1 field in 1 file (dry run, nothing written)" in out
+    assert "eight-step 4: would change 1 field in 1 file (dry run, nothing written)" in out
     code, out, _ = run(capsys, "eight-step", str(directory), "--next")
     assert code == 0 and load_directory(directory).drive.imu_inverted is False
     code, out, _ = run(capsys, "eight-step", str(directory), "--restore")
@@ -174,3 +178,50 @@ def test_as_a_real_command(tmp_path: Path) -> None:
         failed.stderr.startswith("error: configuration directory")
         and "Traceback" not in failed.stderr
     )
+
+
+@pytest.mark.parametrize(
+    ("argv", "before"),
+    [
+        (["flip", "{dir}", "--dry-run"], None),
+        (["offsets", "{dir}", "--add", "180", "--dry-run"], None),
+        (["eight-step", "{dir}", "--step", "7", "--dry-run"], None),
+        (["eight-step", "{dir}", "--next", "--dry-run"], 2),
+        (["eight-step", "{dir}", "--restore", "--dry-run"], 3),
+        (["eight-step", "{dir}", "--finish", "--dry-run"], 3),
+    ],
+)
+def test_a_dry_run_never_reads_as_done(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], argv: list[str], before: int | None
+) -> None:
+    directory = copy_config(tmp_path)
+    if before is not None:
+        assert run(capsys, "eight-step", str(directory), "--step", str(before))[0] == 0
+    files = everything(directory)
+    code, out, err = run(capsys, *[a.format(dir=directory) for a in argv])
+    assert (code, err) == (0, "")
+    assert everything(directory) == files
+    said = "\n".join(
+        line for line in out.splitlines() if not line.startswith(("---", "+", "-", "@", " "))
+    )
+    assert "(dry run, nothing written)" in said
+    assert "would" in said.lower() or "no configuration change" in said
+    for done in ("Changed:", "Restored", "Kept the", "Deploy, then", "(backup:"):
+        assert done not in said, said
+    if argv[0] == "eight-step":
+        assert "Nothing was written" in said or "Would " in said
+        assert not re.search(r"^Step \d of 8", said, re.M), said
+
+
+def test_an_os_error_any_command_lets_through_is_one_line(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from swervelib.cli import check
+
+    def broken(args: object, *more: object) -> int:
+        raise OSError(5, "Input/output error", "deploy/swerve/swervedrive.json")
+
+    monkeypatch.setattr(check, "run", broken)
+    code = main(["check", "anything"])
+    assert code == 1
+    assert capsys.readouterr().err == "error: deploy/swerve/swervedrive.json: input/output error\n"

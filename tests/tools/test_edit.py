@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
@@ -257,7 +257,7 @@ def test_dry_run_writes_nothing_and_shows_the_diff(tmp_path: Path) -> None:
         result = editor.commit("test")
     assert everything(directory) == before
     assert not result.written and result.backup is None
-    assert result.summary == "test: 1 field in 1 file (dry run, nothing written)"
+    assert result.summary == "test: would change 1 field in 1 file (dry run, nothing written)"
     assert "--- a/modules/frontleft.json" in result.diff
     assert '-    "drive": false,' in result.diff and '+    "drive": true,' in result.diff
     assert format_result(result, show_diff=True).endswith(result.summary)
@@ -394,16 +394,24 @@ def test_stale_lock_is_broken_with_a_note(tmp_path: Path) -> None:
     assert not (directory / LOCK_NAME).exists()
 
 
-def test_unreadable_lock_is_stale_only_when_old(tmp_path: Path) -> None:
+@pytest.mark.parametrize(
+    ("content", "note"),
+    [
+        (b"", None),  # a tool killed between creating the file and writing its record
+        (b'{"pid": 12', "removed a stale lock file that was unreadable (no tool held it)"),
+    ],
+)
+def test_lock_file_nobody_holds_is_taken_over_at_once(
+    tmp_path: Path, content: bytes, note: str | None
+) -> None:
+    """Only the OS lock counts: a fresh empty or half-written lock file never blocks the next run."""
     directory = copy_config(tmp_path)
-    lock = directory / LOCK_NAME
-    lock.write_text("")
-    with pytest.raises(EditError, match="unreadable lock file"), ConfigEditor(directory):
-        pass
-    past = time.time() - 60
-    os.utime(lock, (past, past))
+    (directory / LOCK_NAME).write_bytes(content)
     with ConfigEditor(directory) as editor:
-        assert "stale lock" in editor.notes[0]
+        assert editor.notes == ([] if note is None else [note])
+        record = json.loads((directory / LOCK_NAME).read_text())
+        assert record["pid"] == os.getpid()
+    assert not (directory / LOCK_NAME).exists()
 
 
 # -- journal and recovery ---------------------------------------------------------------------------
@@ -427,6 +435,35 @@ def test_kill_at_every_step_leaves_old_or_new(tmp_path: Path) -> None:
         f"replace {DRIVE}",
         "done",
     ]
+
+
+def test_a_kill_while_backing_up_leaves_no_partial_backup(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Killed after the first of two files was backed up: the half-made backup folder is never
+    taken for a backup, and the next run removes it."""
+    directory = copy_config(tmp_path)
+    old = snapshot(directory)
+    real_fsync = os.fsync
+    synced: list[int] = []
+
+    def fsync(fd: int) -> None:
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # a backup file (directories are synced too)
+            synced.append(fd)
+            if len(synced) == 2:
+                raise Crash("killed while backing up")
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    with pytest.raises(Crash):
+        _two_files(directory, None)
+    monkeypatch.undo()
+    leave_stale_lock(directory)
+    with ConfigEditor(directory) as editor:
+        assert len(editor.notes) == 1 and "stale lock" in editor.notes[0]
+    assert snapshot(directory) == old
+    assert backups(directory) == [] and not (directory / BACKUP_DIR).exists()
+    assert_clean(directory)
 
 
 @pytest.mark.parametrize("step", [f"temp {FL}", "journal", f"replace {FL}"])

@@ -208,7 +208,8 @@ def test_refuses_layouts_without_clean_diagonal_pairs(
             _move(directory, "backright", -10.75, -12.0)
         else:
             _move(directory, "backleft", -10.75, -10.5)  # within 0.5 in of backright's mirror
-    load_directory(directory)
+    if layout != "ambiguous":  # two wheels 0.25 in apart no longer load: flip still says why
+        load_directory(directory)
     before = everything(directory)
     with pytest.raises(EditError, match=message):
         flip_modules(directory)
@@ -231,7 +232,7 @@ def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     assert everything(directory) == before
     assert not result.written and result.backup is None
     assert "--- a/modules/backright.json" in result.diff
-    assert result.summary.endswith("16 fields in 4 files (dry run, nothing written)")
+    assert result.summary.endswith("would change 16 fields in 4 files (dry run, nothing written)")
 
 
 def test_kill_at_every_step_of_flip(tmp_path: Path) -> None:
