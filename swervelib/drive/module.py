@@ -39,6 +39,14 @@ READ_ERRORS = (
 COMMAND_ERRORS = ("angle command", "drive command")
 ANTI_JITTER_FRACTION = 0.01  # below 1 % of top speed, hold the last angle instead of snapping
 FALLBACK_TEXT = "absolute encoder unusable, using the angle motor's encoder"
+STALE_TEXT = (
+    "absolute encoder reading frozen while the module turns, using the angle motor's encoder"
+)
+# An absolute reading exactly the same as last loop while the angle motor turned more than this
+# (module degrees) is a frame that did not arrive, or a device whose last value is still reported
+# as fine after it stopped answering: the angle motor's encoder carries on for that loop.
+STALE_TURN_DEG = 1.0
+STALE_ALERT_LOOPS = 25  # the Alert only after half a second of it: a late frame is normal
 _RADIANS_PER_DEGREE = math.pi / 180.0
 _cos = math.cos
 
@@ -93,6 +101,7 @@ class SwerveModule:
         self.angle_deg = 0.0
         self.last_turn_deg = 0.0  # how far the module angle turned in the last update()
         self.absolute_read_issue = encoder is None
+        self._stale_loops = 0
         self.speed_setpoint_mps = 0.0
         self.angle_setpoint_deg = 0.0
         self._relative_to_module = 0.0  # module angle − angle motor's encoder, set on fallback
@@ -163,6 +172,13 @@ class SwerveModule:
         if angle_deg - angle_deg != 0.0:
             angle_deg = self.raw_angle_deg
         previous = self.angle_deg
+        stale = False
+        if (  # frozen while the module turns; once frozen, until the reading changes
+            usable
+            and raw == self.raw_absolute_deg
+            and (self._stale_loops or abs(angle_deg - self.raw_angle_deg) > STALE_TURN_DEG)
+        ):
+            usable, stale = False, True
         if usable:
             self.raw_absolute_deg = raw
             angle = (raw - self._offset) % 360.0
@@ -170,12 +186,19 @@ class SwerveModule:
                 angle = 0.0
             if self.absolute_read_issue:  # recovered
                 self.absolute_read_issue = False
+                self._stale_loops = 0
                 self._fallback_alert.update(None)
         else:
             if not self.absolute_read_issue:  # from now on the angle motor's encoder carries on
                 self._relative_to_module = wrap_180(previous - self.raw_angle_deg)
                 self.absolute_read_issue = True
+            if not stale:
+                self._stale_loops = 0
                 self._fallback_alert.update(FALLBACK_TEXT)
+            else:
+                self._stale_loops += 1
+                if self._stale_loops == STALE_ALERT_LOOPS:
+                    self._fallback_alert.update(STALE_TEXT)
             angle = wrap_360(angle_deg + self._relative_to_module)
         self.raw_angle_deg = angle_deg
         self.angle_deg = angle

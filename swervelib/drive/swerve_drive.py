@@ -40,6 +40,7 @@ from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import Device, Imu
 from swervelib.drive.builder import build_imu, build_module
 from swervelib.drive.diagnostics import DriveDiagnostics
+from swervelib.drive.heading import YawTracker
 from swervelib.drive.housekeeping import RoundRobin
 from swervelib.drive.module import SwerveModule
 from swervelib.drive.safety import (
@@ -60,11 +61,6 @@ HEALTH_CHECK_EVERY = 4  # loops between device fault checks: 13 devices, each ab
 # Commanded speeds beyond this many times what the robot can do are scaled down (keeping their
 # direction and mix) before the kinematics, whose products would overflow to infinity.
 COMMAND_HEADROOM = 100.0
-# An IMU that answers again within this many degrees (or a quarter of the turn the wheels measured
-# while it was away, if more) of the wheels' estimate kept its own zero: its heading is used as it
-# was. Further away, it jumped (a reboot resets the yaw): the heading carries on from the wheels.
-IMU_REJOIN_DEG = 5.0
-IMU_REJOIN_FRACTION = 0.25
 
 
 def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
@@ -105,7 +101,6 @@ class SwerveDrive:
             build_module(config, m) for m in config.modules
         )
         self.imu: Imu = build_imu(config)
-        self._imu_alert = FaultAlert("Swerve heading", wpilib.Alert.AlertType.kWarning)
         self._imu_error_alert = FaultAlert("Swerve IMU")
         self._refresh_alert = FaultAlert("Swerve sensors")
         physical_max = min(m.free_speed_mps for m in self.modules)
@@ -125,23 +120,15 @@ class SwerveDrive:
         self._refresh()
         for module in self.modules:
             module.update()
-        self._raw_yaw_deg = self.imu.get_raw_yaw_degrees()
-        self._imu_ok = math.isfinite(self._raw_yaw_deg)
-        self._yaw_deg = self._raw_yaw_deg if self._imu_ok else 0.0
-        if not self._imu_ok:
-            self._imu_alert.update("IMU unusable at start-up, heading from wheel odometry")
-        self._outage_turn_deg = 0.0  # what the wheels measured turning while the IMU was away
+        self.yaw = YawTracker(self.imu)
         # Device fault checks: all now, then one every HEALTH_CHECK_EVERY loops, in turn.
         self.health_checks = RoundRobin(
             [check for m in self.modules for check in m.health_checks()] + [self._check_imu]
         )
         self.health_checks.run_all()
-        self._yaw_offset = (
-            0.0  # added to the raw yaw after an IMU outage, so the heading is continuous
-        )
         self._positions = tuple([m.get_position() for m in self.modules])
         self.estimator: Any = _wpilib_class("PoseEstimator", count, estimator)(
-            self.kinematics, Rotation2d.fromDegrees(self._yaw_deg), self._positions, Pose2d()
+            self.kinematics, Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, Pose2d()
         )
         self._pose = Pose2d()
         self._desired_speeds = ChassisSpeeds()
@@ -267,10 +254,7 @@ class SwerveDrive:
         for module in self.modules:
             module.update()
             module.seed_relative_encoder()
-        raw = self.imu.get_raw_yaw_degrees()
-        if math.isfinite(raw):
-            self._raw_yaw_deg = self._yaw_deg = raw
-            self._yaw_offset = 0.0
+        self.yaw.resync()
         self._positions = tuple([m.get_position() for m in self.modules])
         self.reset_pose(self._pose)
 
@@ -301,9 +285,10 @@ class SwerveDrive:
         for module in modules:
             module.update()
         positions = tuple([m.position for m in modules])
-        self._update_yaw(positions)
+        yaw = self.yaw
+        yaw.update(self._wheel_turn_deg, positions)
         self._positions = positions
-        self._pose = self.estimator.update(Rotation2d.fromDegrees(self._yaw_deg), positions)
+        self._pose = self.estimator.update(Rotation2d.fromDegrees(yaw.yaw_deg), positions)
         if self._loop_count % HEALTH_CHECK_EVERY == 1:  # one device's fault check, in turn
             self.health_checks.run_next()
         self.diagnostics.observe_modules(dt)
@@ -315,9 +300,9 @@ class SwerveDrive:
             measured = self.kinematics.toChassisSpeeds(tuple(states))
         if phase == 0 and measured is not None:
             self.diagnostics.update_heading(
-                self._yaw_deg,
+                yaw.yaw_deg,
                 measured.omega,
-                self._imu_ok,
+                yaw.imu_ok,
                 now - self._last_heading_check,
                 judge=wpilib.DriverStation.isEnabled(),
             )
@@ -328,52 +313,16 @@ class SwerveDrive:
         if self._publishes:
             self.telemetry.publish(
                 self._pose,
-                self._raw_yaw_deg,
+                yaw.raw_yaw_deg,
                 states,
                 measured,
                 self._desired_speeds,
                 self._desired_states,
             )
 
-    def _update_yaw(self, positions: tuple[SwerveModulePosition, ...]) -> None:
-        """IMU yaw when healthy; otherwise carry on with the wheels' own rotation estimate."""
-        imu = self.imu
-        reason = ""
-        try:
-            raw = imu.get_raw_yaw_degrees()
-            usable = raw - raw == 0.0 and imu.usable  # finite, and the IMU answers
-        except Exception as error:  # an IMU that raises is an IMU that is not answering
-            raw, usable, reason = math.nan, False, f" (reading raised {error!r})"
-        if usable:
-            if not self._imu_ok:
-                self._rejoin_imu(raw, self._wheel_turn_deg(positions))
-            self._raw_yaw_deg = raw
-            self._yaw_deg = raw + self._yaw_offset
-            return
-        if self._imu_ok:
-            self._imu_ok = False
-            self._outage_turn_deg = 0.0
-            self._imu_alert.update(f"IMU unusable{reason}, heading from wheel odometry")
-        turn = self._wheel_turn_deg(positions)
-        self._outage_turn_deg += turn
-        self._yaw_deg += turn
-
     def _wheel_turn_deg(self, positions: tuple[SwerveModulePosition, ...]) -> float:
         """How far the wheels say the robot turned since the last loop (degrees)."""
         return math.degrees(self.kinematics.toTwist2d(self._positions, positions).dtheta)
-
-    def _rejoin_imu(self, raw: float, turn_deg: float) -> None:
-        """The IMU answers again. If it agrees with the wheels' estimate it kept counting while it
-        was away (a dropped reading, a CAN hiccup), so its own offset stays and no rotation is
-        lost; if it jumped (it rebooted and reset its yaw), the heading carries on from the
-        wheels, this loop's turn included."""
-        expected = self._yaw_deg + turn_deg
-        difference = (raw + self._yaw_offset - expected + 180.0) % 360.0 - 180.0
-        tolerance = max(IMU_REJOIN_DEG, IMU_REJOIN_FRACTION * abs(self._outage_turn_deg))
-        if abs(difference) > tolerance:
-            self._yaw_offset = expected - raw
-        self._imu_ok = True
-        self._imu_alert.update(None)
 
     # -- commands --------------------------------------------------------------------------------------
     def drive(
@@ -504,8 +453,13 @@ class SwerveDrive:
         if problem is not None:
             self.refusals.refuse("reset_pose()", problem[1], "pose kept")
             return
-        self.estimator.resetPosition(Rotation2d.fromDegrees(self._yaw_deg), self._positions, pose)
+        rotation = pose.rotation()  # normalised: Rotation2d(1e308) keeps 1e308 as its radians
+        pose = Pose2d(pose.translation(), Rotation2d(rotation.cos(), rotation.sin()))
+        self.estimator.resetPosition(
+            Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, pose
+        )
         self._pose = pose
+        self.yaw.note_reset()
 
     def get_heading(self) -> Rotation2d:
         """The pose estimator's heading."""
@@ -517,7 +471,7 @@ class SwerveDrive:
 
     def get_raw_yaw(self) -> Rotation2d:
         """The IMU yaw after ``invertedIMU``, before any zeroing."""
-        return Rotation2d.fromDegrees(self._raw_yaw_deg)
+        return Rotation2d.fromDegrees(self.yaw.raw_yaw_deg)
 
     def add_vision_measurement(
         self,
