@@ -4,8 +4,11 @@
 
 Mutates the reference configurations in deploy/ (wrong types, missing and renamed keys, extreme and
 non-finite numbers, unicode, huge files, deep nesting, duplicated keys, broken syntax, missing
-files; see tests/fuzzing.py) and loads each result. Every case must load or raise ConfigError;
-anything else is counted as a failure and printed. Exit status 1 if any failure.
+files, and issue 12's attack cases: integers of 309 to 200 000 digits, subnormals, lone
+surrogates, ANSI escapes and bidi overrides in names, keys, types and bus names, nesting 100 000
+deep; see tests/fuzzing.py) and loads each result. Every case must load or raise ConfigError, and
+every problem and warning must be printable as it is; anything else is counted as a failure and
+printed. Exit status 1 if any failure.
 """
 
 from __future__ import annotations
@@ -23,7 +26,12 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from swervelib.config import ConfigError, load_directory  # noqa: E402
-from tests.fuzzing import mutate, read_directory, write_directory  # noqa: E402
+from tests.fuzzing import (  # noqa: E402
+    mutate,
+    problems_printable,
+    read_directory,
+    write_directory,
+)
 
 
 def main() -> int:
@@ -45,22 +53,28 @@ def main() -> int:
             write_directory(Path(tmp), files)
             began = time.perf_counter()
             try:
-                load_directory(tmp)
-            except ConfigError:
+                config = load_directory(tmp)
+            except ConfigError as error:
                 outcomes["ConfigError"] += 1
+                unprintable = problems_printable([*error.problems, *error.warnings])
             except Exception:
                 outcomes["other exception (bug)"] += 1
                 last = traceback.format_exc().strip().splitlines()[-1][:200]
                 print(f"case {case} ({name}, {applied}): {last}")
+                unprintable = []
             else:
                 outcomes["loaded"] += 1
+                unprintable = problems_printable(config.warnings)
+            if unprintable:
+                outcomes["unprintable problem (bug)"] += 1
+                print(f"case {case} ({name}, {applied}): {unprintable[0][:200]!r}")
             slowest = max(slowest, time.perf_counter() - began)
     elapsed = time.perf_counter() - start
     print(f"{args.cases} cases in {elapsed:.1f} s (slowest load {slowest * 1000:.0f} ms)")
     for outcome, count in outcomes.most_common():
         print(f"  {outcome:24s} {count}")
     print("mutations applied: " + ", ".join(f"{k} {v}" for k, v in by_mutation.most_common()))
-    return 1 if outcomes["other exception (bug)"] else 0
+    return 1 if outcomes["other exception (bug)"] or outcomes["unprintable problem (bug)"] else 0
 
 
 if __name__ == "__main__":

@@ -11,6 +11,7 @@ says what is really there. Pure Python.
 from __future__ import annotations
 
 import unicodedata
+from typing import TextIO
 
 DEFAULT_LIMIT = 200
 # Control (Cc), format (Cf: bidi overrides, zero-width characters), surrogate (Cs), private use
@@ -33,6 +34,11 @@ def _safe(char: str) -> bool:
     return unicodedata.category(char) not in _UNSAFE_CATEGORIES
 
 
+def is_printable(text: str) -> bool:
+    """True when :func:`printable` would show ``text`` as it is (no character needs escaping)."""
+    return all(" " <= char <= "~" for char in text) or all(_safe(char) for char in text)
+
+
 def printable(text: str, limit: int | None = DEFAULT_LIMIT) -> str:
     """``text`` with unsafe characters escaped and, past ``limit`` characters, cut with a note of
     how much was left out. The result is always encodable as UTF-8 and holds no line break."""
@@ -49,7 +55,21 @@ def printable(text: str, limit: int | None = DEFAULT_LIMIT) -> str:
 
 def printable_repr(value: object, limit: int | None = DEFAULT_LIMIT) -> str:
     """:func:`printable` of ``repr(value)`` (``repr`` of a huge integer is refused by Python past
-    4300 digits, so those are described instead)."""
-    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 10_000:
+    4300 digits, or past as few as 640 if a program lowered the limit, so integers of more than
+    about 600 digits are described instead)."""
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
         return f"<integer of about {int(value.bit_length() * 0.30103)} digits>"
     return printable(repr(value), limit)
+
+
+def for_stream(text: str, stream: TextIO) -> str:
+    """``text`` as ``stream`` can write it: characters its encoding lacks (``ü`` on an ASCII or
+    ``✓`` on a cp1252 console) become backslash escapes instead of a ``UnicodeEncodeError``."""
+    encoding = getattr(stream, "encoding", None) or "utf-8"
+    try:
+        text.encode(encoding)
+    except UnicodeEncodeError:
+        return text.encode(encoding, "backslashreplace").decode(encoding)
+    except LookupError:  # an encoding Python does not know: plain ASCII is always safe
+        return text.encode("ascii", "backslashreplace").decode("ascii")
+    return text

@@ -1,12 +1,22 @@
-"""``check DIRECTORY``: validate a configuration and summarise it, or list every problem."""
+"""``check DIRECTORY``: validate a configuration and summarise it, or list every problem.
+
+Everything printed comes partly from the files or the command line (names, keys, paths), so each
+line goes through :func:`swervelib.text.printable` (control, bidi and surrogate characters
+escaped) and is then encoded for the stream: an ASCII or cp1252 console gets backslash escapes
+rather than a ``UnicodeEncodeError``.
+"""
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import Any, TextIO
 
 from swervelib.config import ConfigError, SwerveConfig, load_directory
+from swervelib.text import for_stream, printable
+
+PATH_LIMIT = 300
 
 
 def register(commands: Any) -> None:
@@ -25,27 +35,34 @@ def register(commands: Any) -> None:
     parser.set_defaults(run=run)
 
 
+def emit(text: str, stream: TextIO) -> None:
+    """Print ``text``, one or more lines, each made printable and encodable for ``stream``."""
+    for line in text.split("\n"):
+        print(for_stream(printable(line, None), stream), file=stream)
+
+
 def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
+    directory = printable(os.fspath(args.directory), PATH_LIMIT)
     if getattr(args, "recover", False):
         from swervelib.tools.edit import EditError, recover
 
         try:
             for note in recover(args.directory):
-                print(note, file=out)
+                emit(note, out)
         except EditError as error:
-            print(f"error: {error}", file=err)
+            emit(f"error: {error}", err)
             return 1
     try:
         config = load_directory(args.directory)
     except ConfigError as error:
         for problem in error.problems:
-            print(problem.format(), file=out)
+            emit(problem.format(), out)
         for warning in error.warnings:
-            print(warning.format(), file=err)
+            emit(warning.format(), err)
         count = len(error.problems)
-        print(f"{count} problem{'s' if count != 1 else ''} in {args.directory}", file=err)
+        emit(f"{count} problem{'s' if count != 1 else ''} in {directory}", err)
         return 1
-    print(summary(config), file=out)
+    emit(summary(config), out)
     return 0
 
 
@@ -59,7 +76,7 @@ def summary(config: SwerveConfig) -> str:
     imu = drive.imu
     bus = f" on {imu.canbus}" if imu.canbus else ""
     lines = [
-        f"{config.directory}: valid, {len(config.modules)} modules",
+        f"{printable(config.directory, PATH_LIMIT)}: valid, {len(config.modules)} modules",
         f"  IMU: {imu.type} id {imu.id}{bus}, invertedIMU={_flag(drive.imu_inverted)}",
         f"  max speed: {config.max_speed_mps:.2f} m/s"
         + ("" if drive.max_speed_mps is not None else " (drive motor free speed)"),

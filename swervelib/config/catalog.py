@@ -182,11 +182,13 @@ IMU_TYPES: Final = MappingProxyType(
     }
 )
 
-# Valid `id` ranges per bus (inclusive). CAN ids are 0..62 for both REV and CTRE devices.
+# Valid `id` ranges per bus (inclusive). CAN ids are 0..62 for both REV and CTRE devices. The
+# roboRIO has 31 DIO channels (0-9 on board, 10-25 on the MXP, 26-30 on the SPI port; WPILib
+# refuses channel 31) and 8 analog inputs (0-3 on board, 4-7 on the MXP).
 ID_RANGES: Final = MappingProxyType(
     {
         Bus.CAN: (0, 62),
-        Bus.DIO: (0, 31),
+        Bus.DIO: (0, 30),
         Bus.ANALOG: (0, 7),
     }
 )

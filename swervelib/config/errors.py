@@ -1,10 +1,40 @@
-"""Configuration problems and the single error that carries all of them."""
+"""Configuration problems and the single error that carries all of them.
+
+A problem's text comes partly from the files (keys, type names, paths), which can hold anything:
+every field of a :class:`Problem` is therefore made printable when it is created (control, bidi
+and surrogate characters escaped, long text cut, see :mod:`swervelib.text`), so printing a
+problem, or any of its fields, never garbles a terminal or raises ``UnicodeEncodeError``.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import Enum
+
+from swervelib.text import is_printable, printable
+
+# Longest text kept for each part of a problem (a message may list every accepted type name).
+FILE_LIMIT = 300
+FIELD_LIMIT = 300
+MESSAGE_LIMIT = 1000
+DETAIL_LIMIT = 1000
+_LIMITS = (
+    ("file", FILE_LIMIT),
+    ("field", FIELD_LIMIT),
+    ("message", MESSAGE_LIMIT),
+    ("expected", DETAIL_LIMIT),
+    ("found", DETAIL_LIMIT),
+)
+_CUT_NOTE = 40  # room for printable()'s "… (N more characters)"
+
+
+def _shown(text: str, limit: int) -> str:
+    """:func:`printable` of ``text``; text it already made (a copy, an unpickled problem) is kept
+    as it is rather than cut a second time."""
+    if len(text) <= limit + _CUT_NOTE and is_printable(text):
+        return text
+    return printable(text, limit)
 
 
 class Severity(Enum):
@@ -29,6 +59,12 @@ class Problem:
     line: int | None = None
     column: int | None = None
     severity: Severity = Severity.ERROR
+
+    def __post_init__(self) -> None:
+        for name, limit in _LIMITS:
+            text = getattr(self, name)
+            if text is not None:
+                object.__setattr__(self, name, _shown(text, limit))  # frozen: set once, here
 
     @property
     def location(self) -> str:
@@ -64,7 +100,7 @@ class ConfigError(Exception):
         self.problems: tuple[Problem, ...] = tuple(problems)
         self.warnings: tuple[Problem, ...] = tuple(warnings)
         self.directory = directory
-        where = f" in {directory}" if directory else ""
+        where = f" in {printable(directory, FILE_LIMIT)}" if directory else ""
         count = len(self.problems)
         header = f"{count} configuration problem{'s' if count != 1 else ''}{where}:"
         super().__init__("\n".join([header, *(f"  {p.format()}" for p in self.problems)]))

@@ -13,8 +13,14 @@ import math
 from collections.abc import Iterable
 from typing import Any, Final
 
+from swervelib.config.bounds import Range
 from swervelib.config.errors import Problem, Severity
-from swervelib.config.jsonpos import Document, PathKey, format_path
+from swervelib.config.jsonpos import Document, LongInteger, PathKey, format_path
+from swervelib.text import printable
+
+# Unknown keys reported one by one in one object, then counted in a last warning; likewise
+# duplicated keys in one file (a file of 40 000 stray keys would otherwise take seconds to list).
+MAX_LISTED = 20
 
 
 class _Required:
@@ -25,21 +31,41 @@ class _Required:
 REQUIRED: Final = _Required()
 
 
+def number_text(value: int | float) -> str:
+    """A number as found in a file, short: ``12.5``, ``NaN``, ``an integer of about 400 digits``
+    (``repr`` of an integer past 4300 digits raises, and a 400-digit one helps nobody)."""
+    if isinstance(value, float):
+        if math.isnan(value):
+            return "NaN"
+        if math.isinf(value):
+            return "Infinity" if value > 0 else "-Infinity"
+        return repr(value)
+    sign = "a negative" if value < 0 else "an"
+    if isinstance(value, LongInteger):
+        return f"{sign} integer of {value.digits} digits"
+    if value.bit_length() > 64:
+        return f"{sign} integer of about {int(value.bit_length() * 0.30103) + 1} digits"
+    return repr(value)
+
+
+def key_text(key: str) -> str:
+    """A key (or other name from a file) to quote in a message: printable and at most 60 chars."""
+    return printable(key, 60)
+
+
 def describe(value: Any) -> str:
     """A short description of a JSON value for "found ..." in messages."""
     if value is None:
         return "null"
     if isinstance(value, bool):
         return f"{'true' if value else 'false'} (a boolean)"
+    if isinstance(value, float) and not math.isfinite(value):
+        return number_text(value)
     if isinstance(value, int | float):
-        if isinstance(value, float) and math.isnan(value):
-            return "NaN"
-        if isinstance(value, float) and math.isinf(value):
-            return "Infinity" if value > 0 else "-Infinity"
-        return f"{value!r} (a number)"
+        return f"{number_text(value)} (a number)"
     if isinstance(value, str):
         shown = value if len(value) <= 40 else value[:37] + "..."
-        return f"{shown!r} (a string)"
+        return f"{printable(repr(shown), 80)} (a string)"
     if isinstance(value, dict):
         return "an object"
     if isinstance(value, list):
@@ -91,8 +117,10 @@ class FileContext:
             )
         )
 
-    def warn(self, path: PathKey, message: str) -> None:
-        self.report(path, message, severity=Severity.WARNING)
+    def warn(
+        self, path: PathKey, message: str, *, expected: str | None = None, found: str | None = None
+    ) -> None:
+        self.report(path, message, expected=expected, found=found, severity=Severity.WARNING)
 
     def root(self) -> ObjectView | None:
         value = self.document.value
@@ -101,7 +129,8 @@ class FileContext:
                 (), "the file must hold a JSON object", expected="{...}", found=describe(value)
             )
             return None
-        for duplicate in self.document.duplicates:
+        duplicates = self.document.duplicates
+        for duplicate in duplicates[:MAX_LISTED]:
             self.problems.append(
                 Problem(
                     self.file,
@@ -109,6 +138,18 @@ class FileContext:
                     f"key appears twice in one object (first on line {duplicate.first_line})",
                     line=duplicate.line,
                     column=duplicate.column,
+                )
+            )
+        if len(duplicates) > MAX_LISTED:
+            rest = duplicates[MAX_LISTED]
+            self.problems.append(
+                Problem(
+                    self.file,
+                    format_path(rest.path),
+                    f"and {len(duplicates) - MAX_LISTED} more keys that appear twice in one "
+                    "object (not listed)",
+                    line=rest.line,
+                    column=rest.column,
                 )
             )
         return ObjectView(self, (), value)
@@ -131,8 +172,8 @@ class ObjectView:
         if key is not None:
             self.failed.add(key)
 
-    def warn(self, key: str | None, message: str) -> None:
-        self.context.warn(self.path if key is None else (*self.path, key), message)
+    def warn(self, key: str | None, message: str, **details: str | None) -> None:
+        self.context.warn(self.path if key is None else (*self.path, key), message, **details)
 
     def ok(self, *keys: str) -> bool:
         """True when none of ``keys`` failed validation."""
@@ -172,7 +213,12 @@ class ObjectView:
         above: float | None = None,
         maximum: float | None = None,
         unit: str = "",
+        within: Range | None = None,
     ) -> float:
+        """A number; ``within`` (see :mod:`swervelib.config.bounds`) makes values outside its
+        range errors and unusual ones warnings, each with the range and the reason."""
+        if within is not None and within.unit:
+            unit = unit or within.unit
         what = f"a number{f' ({unit})' if unit else ''}"
         present, value = self._fetch(key, default, what)
         fallback = float(default) if isinstance(default, int | float) else 0.0
@@ -181,9 +227,14 @@ class ObjectView:
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.error(key, "wrong type", expected=what, found=describe(value))
             return fallback
-        number = float(value)
+        try:
+            number = float(value)
+        except OverflowError:  # an integer of 309 digits or more
+            number = math.inf
         if not math.isfinite(number):
-            self.error(key, "not a finite number", expected=what, found=describe(value))
+            message = "not a finite number" if isinstance(value, float) else "number too large"
+            expected = within.expected() if within is not None else what
+            self.error(key, message, expected=expected, found=describe(value))
             return fallback
         if minimum is not None and number < minimum:
             expected = f"a number >= {minimum:g}"
@@ -191,9 +242,21 @@ class ObjectView:
             expected = f"a number > {above:g}"
         elif maximum is not None and number > maximum:
             expected = f"a number <= {maximum:g}"
+        elif within is not None and (why := within.error(number)) is not None:
+            self.error(
+                key, f"out of range: {why}", expected=within.expected(), found=number_text(value)
+            )
+            return fallback
         else:
+            if within is not None and (oddity := within.warning(number)) is not None:
+                self.warn(
+                    key,
+                    f"unusual value: {oddity}",
+                    expected=within.usual(),
+                    found=number_text(value),
+                )
             return number
-        self.error(key, "out of range", expected=expected, found=f"{value!r}")
+        self.error(key, "out of range", expected=expected, found=number_text(value))
         return fallback
 
     def integer(
@@ -219,7 +282,10 @@ class ObjectView:
         high = "" if maximum is None else str(maximum)
         if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
             self.error(
-                key, "out of range", expected=f"an integer in {low}..{high}", found=str(value)
+                key,
+                "out of range",
+                expected=f"an integer in {low}..{high}",
+                found=number_text(value),
             )
         return value
 
@@ -261,6 +327,7 @@ class ObjectView:
         above: float | None = None,
         minimum: float | None = None,
         unit: str = "",
+        within: Range | None = None,
     ) -> tuple[float, float]:
         """A ``{"drive": x, "angle": y}`` object; missing halves take the default."""
         fallback = default or (0.0, 0.0)
@@ -272,8 +339,9 @@ class ObjectView:
             if default
             else {"drive": REQUIRED, "angle": REQUIRED}
         )
-        drive = view.number("drive", pick["drive"], above=above, minimum=minimum, unit=unit)
-        angle = view.number("angle", pick["angle"], above=above, minimum=minimum, unit=unit)
+        bounds: dict[str, Any] = {"above": above, "minimum": minimum, "unit": unit}
+        drive = view.number("drive", pick["drive"], within=within, **bounds)
+        angle = view.number("angle", pick["angle"], within=within, **bounds)
         view.finish()
         return drive, angle
 
@@ -281,9 +349,14 @@ class ObjectView:
         """Warn about every key that nothing asked for, suggesting the closest known key."""
         self.seen.add("$schema")
         known = self.seen | set(known_elsewhere)
-        for key in self.data:
-            if key in known:
-                continue
+        unknown = [key for key in self.data if key not in known]
+        for key in unknown[:MAX_LISTED]:
             close = suggest(key, sorted(known - {"$schema"}))
             hint = f", did you mean `{close}`?" if close else " (ignored)"
-            self.warn(key, f"unknown key `{key}` in {self.context.file}{hint}")
+            self.warn(key, f"unknown key `{key_text(key)}` in {self.context.file}{hint}")
+        if len(unknown) > MAX_LISTED:
+            self.warn(
+                unknown[MAX_LISTED],
+                f"and {len(unknown) - MAX_LISTED} more unknown keys in {self.context.file} "
+                "(ignored, not listed)",
+            )

@@ -5,6 +5,10 @@ duplicated keys. Configuration errors should point at a line and column, and a d
 calibration file is a mistake worth reporting, so this reader records the position of every member
 and every duplicate. It accepts exactly JSON, plus the literals ``NaN``, ``Infinity`` and
 ``-Infinity`` (which the validator then rejects by field, with a clearer message than a syntax error).
+
+Integer literals of more than :data:`MAX_INTEGER_DIGITS` digits are not converted (Python refuses
+past 4300 digits, and takes seconds on a million if a program lifted that limit): they become a
+:class:`LongInteger`, which the validator reports by field like any number too large.
 """
 
 from __future__ import annotations
@@ -22,6 +26,7 @@ _scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstri
 PathKey = tuple[str | int, ...]
 
 MAX_DEPTH = 64
+MAX_INTEGER_DIGITS = 400  # beyond any float (309 digits) and below Python's smallest limit (640)
 
 _NUMBER = re.compile(r"(-?(?:0|[1-9][0-9]*))(\.[0-9]+)?([eE][-+]?[0-9]+)?")
 _WS = " \t\n\r"
@@ -43,6 +48,19 @@ class JSONSyntaxError(ValueError):
         self.message = message
         self.line = line
         self.column = column
+
+
+class LongInteger(int):
+    """An integer literal of more than :data:`MAX_INTEGER_DIGITS` digits, standing in as
+    ±10**MAX_INTEGER_DIGITS; ``digits`` is how many it really had."""
+
+    digits: int
+
+    def __new__(cls, negative: bool, digits: int) -> LongInteger:
+        value = 10**MAX_INTEGER_DIGITS
+        number = super().__new__(cls, -value if negative else value)
+        number.digits = digits
+        return number
 
 
 @dataclass(frozen=True, slots=True)
@@ -126,12 +144,13 @@ class _Parser:
             snippet = text[index : index + 12].split("\n")[0]
             raise self.fail(f"expected a value, found `{snippet}`", index)
         integer, fraction, exponent = match.groups()
-        try:
-            if fraction or exponent:
-                return float(match.group()), match.end()
-            return int(integer), match.end()
-        except ValueError:
-            raise self.fail("number too long", index) from None
+        if fraction or exponent:
+            return float(match.group()), match.end()  # any length: 1e999 is inf, 1e-999 is 0
+        negative = integer.startswith("-")
+        digits = len(integer) - negative
+        if digits > MAX_INTEGER_DIGITS:
+            return LongInteger(negative, digits), match.end()
+        return int(integer), match.end()
 
     def string(self, index: int) -> tuple[str, int]:
         try:

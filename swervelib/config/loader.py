@@ -10,7 +10,8 @@ Layout::
 
 Every problem found in the whole directory is collected; if any is an error, one
 :class:`ConfigError` carrying all of them is raised. Warnings (unknown keys, suspicious values) are
-kept on the returned config.
+kept on the returned config. The range of every number, and why, is in
+:mod:`swervelib.config.bounds`; checks across fields are in :mod:`swervelib.config.combined`.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from swervelib.config import bounds, combined
 from swervelib.config.catalog import (
     ENCODER_TYPES,
     ID_RANGES,
@@ -30,38 +32,45 @@ from swervelib.config.catalog import (
     Bus,
     Vendor,
 )
+from swervelib.config.combined import Reporter, Source
+from swervelib.config.conversions import (
+    PHYSICAL_FILE,
+    read_conversion_factors,
+    resolve_conversion,
+)
 from swervelib.config.errors import ConfigError, Problem, Severity
-from swervelib.config.fields import REQUIRED, FileContext, ObjectView, describe, suggest
+from swervelib.config.fields import (
+    REQUIRED,
+    FileContext,
+    ObjectView,
+    describe,
+    key_text,
+    suggest,
+)
 from swervelib.config.jsonpos import JSONSyntaxError, parse
 from swervelib.config.lint import layout_warnings
 from swervelib.config.model import (
-    INCH,
     PIDF,
-    AngleConversion,
     ControllerProperties,
     ConversionFactors,
     DeviceConfig,
     DriveConfig,
-    DriveConversion,
     Location,
     ModuleConfig,
     MotorInversion,
     PhysicalProperties,
     PIDFProperties,
-    ResolvedConversion,
     SwerveConfig,
 )
+from swervelib.config.names import module_name_problem, read_canbus
+from swervelib.text import printable_repr
 
 MAX_FILE_BYTES = 1 << 20
-MAX_MODULE_NAME = 100
 JOURNAL_FILE = ".swervelib-journal.json"  # written by swervelib.tools.edit during a commit
 DRIVE_FILE = "swervedrive.json"
 CONTROLLER_FILE = "controllerproperties.json"
 MODULES_DIR = "modules"
-PHYSICAL_FILE = f"{MODULES_DIR}/physicalproperties.json"
 PIDF_FILE = f"{MODULES_DIR}/pidfproperties.json"
-RESERVED_MODULE_FILES = ("physicalproperties.json", "pidfproperties.json")
-RIO_BUS_NAMES = ("", "rio")
 
 _CATALOGS: dict[str, Any] = {"motor": MOTOR_TYPES, "encoder": ENCODER_TYPES, "imu": IMU_TYPES}
 
@@ -83,6 +92,10 @@ class _Loader:
         self.problems: list[Problem] = []
         self.motors: list[_PlacedDevice] = []
         self.encoders: list[_PlacedDevice] = []
+        self.reporter = Reporter()
+        self.physical_context: FileContext | None = None  # physicalproperties.json, once parsed
+        self.module_files: dict[str, FileContext] = {}  # by module name
+        self.drive_context: FileContext | None = None  # swervedrive.json, once parsed
 
     # -- files -----------------------------------------------------------------------------------
     def fail(self, file: str, message: str, **details: Any) -> None:
@@ -143,16 +156,18 @@ class _Loader:
         id_range = ID_RANGES.get(bus)
         if id_range is not None:
             device_id = view.integer("id", minimum=id_range[0], maximum=id_range[1])
-        else:
-            device_id = view.integer("id", 0)
-        canbus = view.string("canbus", None)
+        else:  # ignored, but it still goes into labels and vendor calls
+            low, high = bounds.IGNORED_ID_RANGE
+            device_id = view.integer("id", 0, minimum=low, maximum=high)
+        canbus = read_canbus(view)
         view.finish()
         if entry is not None and bus is Bus.ANALOG and kind == "imu" and device_id not in (0, 1):
             view.error("id", "the analog gyro must be on analog input 0 or 1", found=str(device_id))
-        if canbus is not None and canbus.strip().lower() in RIO_BUS_NAMES:
-            canbus = None
         if entry is not None and canbus is not None and entry.vendor is not Vendor.CTRE_PHOENIX6:
-            view.warn("canbus", f"`{type_name}` is not a phoenix6 device; `canbus` is ignored")
+            view.warn(
+                "canbus",
+                f"`{key_text(str(type_name))}` is not a phoenix6 device; `canbus` is ignored",
+            )
             canbus = None
         if type_name is None or entry is None or not view.ok("id", "canbus"):
             return None
@@ -166,11 +181,12 @@ class _Loader:
                 "type", f"`{type_name}` is not supported: {reason}", expected=f"one of {accepted}"
             )
             return
+        shown = key_text(type_name)
         wrong_kind = [
             k for k, other in _CATALOGS.items() if other is not catalog and type_name in other
         ]
         close = suggest(type_name, catalog)
-        message = f"unknown {kind} type `{type_name}`"
+        message = f"unknown {kind} type `{shown}`"
         if wrong_kind:
             message += f" (that is a {wrong_kind[0]} type)"
         if close:
@@ -232,107 +248,8 @@ class _Loader:
     def conversion_factors(self, parent: ObjectView) -> ConversionFactors | None:
         """``conversionFactors`` as written (None when it has errors, already reported)."""
         errors_before = self.error_count()
-        factors = self._conversion_factors(parent)
+        factors = read_conversion_factors(parent)
         return factors if self.error_count() == errors_before else None
-
-    def _conversion_factors(self, parent: ObjectView) -> ConversionFactors:
-        if parent.has("conversionFactor"):
-            parent.ignore("conversionFactor")
-            legacy = parent.data["conversionFactor"]
-            hint = ""
-            if isinstance(legacy, dict):
-                hint = (
-                    f': write "conversionFactors": {{"drive": {{"factor": '
-                    f'{legacy.get("drive", 0)}}}, "angle": {{"factor": {legacy.get("angle", 0)}}}}}'
-                )
-            parent.error(
-                "conversionFactor",
-                "`conversionFactor` is the pre-2024 format and is not read" + hint,
-                expected="conversionFactors",
-                found=describe(legacy),
-            )
-        view = parent.obj("conversionFactors", required=False)
-        if view is None:
-            return ConversionFactors()
-        angle = AngleConversion()
-        drive = DriveConversion()
-        angle_view = view.obj("angle", required=False)
-        if angle_view is not None:
-            angle = AngleConversion(
-                gear_ratio=angle_view.number(
-                    "gearRatio", 0.0, minimum=0, unit="motor rotations per module rotation"
-                ),
-                factor=angle_view.number(
-                    "factor", 0.0, minimum=0, unit="degrees per motor rotation"
-                ),
-            )
-            angle_view.finish()
-        drive_view = view.obj("drive", required=False)
-        if drive_view is not None:
-            drive = DriveConversion(
-                gear_ratio=drive_view.number(
-                    "gearRatio", 0.0, minimum=0, unit="motor rotations per wheel rotation"
-                ),
-                diameter_in=drive_view.number("diameter", 0.0, minimum=0, unit="inches"),
-                factor=drive_view.number(
-                    "factor", 0.0, minimum=0, unit="metres per motor rotation"
-                ),
-            )
-            drive_view.finish()
-        view.finish()
-        return ConversionFactors(angle, drive)
-
-    def resolve_conversion(
-        self, module: ObjectView, own: ConversionFactors, physical: ConversionFactors
-    ) -> ResolvedConversion | None:
-        def pick(mine: float, theirs: float) -> float:
-            return mine if mine != 0 else theirs
-
-        angle_factor = pick(own.angle.factor, physical.angle.factor)
-        angle_ratio = pick(own.angle.gear_ratio, physical.angle.gear_ratio)
-        drive_factor = pick(own.drive.factor, physical.drive.factor)
-        drive_ratio = pick(own.drive.gear_ratio, physical.drive.gear_ratio)
-        diameter = pick(own.drive.diameter_in, physical.drive.diameter_in)
-        where = f"{PHYSICAL_FILE} or this module file"
-        ok = True
-        if angle_factor == 0 and angle_ratio == 0:
-            module.error(
-                "conversionFactors.angle",
-                f"no angle conversion: set conversionFactors.angle.gearRatio in {where}",
-                expected="gearRatio (motor rotations per module rotation) or factor",
-            )
-            ok = False
-        if drive_factor == 0 and (drive_ratio == 0 or diameter == 0):
-            missing = [n for n, v in (("gearRatio", drive_ratio), ("diameter", diameter)) if v == 0]
-            module.error(
-                "conversionFactors.drive",
-                f"no drive conversion: set conversionFactors.drive.{' and '.join(missing)} "
-                f"in {where}",
-                expected="gearRatio and diameter (inches), or factor (metres per rotation)",
-            )
-            ok = False
-        if not ok:
-            return None
-        angle_deg = angle_factor if angle_factor != 0 else 360.0 / angle_ratio
-        drive_m = drive_factor if drive_factor != 0 else math.pi * diameter * INCH / drive_ratio
-        for name, value in (("angle", angle_deg), ("drive", drive_m)):
-            if not math.isfinite(value) or value <= 0:
-                module.error(
-                    f"conversionFactors.{name}",
-                    "the conversion factor works out unusable",
-                    expected="a finite, positive factor",
-                    found=repr(value),
-                )
-                ok = False
-        if not ok:
-            return None
-        return ResolvedConversion(
-            angle_deg_per_rotation=angle_deg,
-            drive_m_per_rotation=drive_m,
-            angle_gear_ratio=angle_ratio if angle_ratio != 0 else 360.0 / angle_factor,
-            drive_gear_ratio=drive_ratio if drive_ratio != 0 else None,
-            wheel_diameter_m=diameter * INCH if diameter != 0 else None,
-        )
 
     def drive_file(self) -> tuple[DriveConfig | None, list[tuple[str, FileContext, int]]]:
         file = self.open(DRIVE_FILE, required=True)
@@ -346,6 +263,9 @@ class _Loader:
             if root.has("maxSpeed")
             else None
         )
+        if max_speed is not None and not root.ok("maxSpeed"):
+            max_speed = None
+        self.drive_context = file
         names = self.module_names(root, file)
         root.finish()
         if imu is None or inverted is None:
@@ -391,13 +311,13 @@ class _Loader:
                     path, "wrong type", expected="a module file name", found=describe(entry)
                 )
                 continue
-            problem = _module_name_problem(entry)
+            problem = module_name_problem(entry)
             if problem:
                 file.report(
                     path,
                     problem,
                     expected="a file name inside modules/, like frontleft.json",
-                    found=repr(entry),
+                    found=printable_repr(entry, 120),
                 )
                 continue
             name = entry[:-5] if entry.endswith(".json") else entry
@@ -426,6 +346,7 @@ class _Loader:
         root = file.root() if file else None
         if file is None or root is None:
             return None
+        self.module_files[name] = file
         drive = self.device(root, "drive", "motor")
         angle = self.device(root, "angle", "motor")
         encoder = self.device(root, "encoder", "encoder")
@@ -448,7 +369,9 @@ class _Loader:
         abs_inverted = root.boolean("absoluteEncoderInverted", False)
         offset_required = encoder is None or encoder.type != "none"
         offset = root.number(
-            "absoluteEncoderOffset", REQUIRED if offset_required else 0.0, unit="degrees"
+            "absoluteEncoderOffset",
+            REQUIRED if offset_required else 0.0,
+            within=bounds.ABSOLUTE_ENCODER_OFFSET,
         )
         location = self.location(root)
         own = self.conversion_factors(root)
@@ -456,7 +379,10 @@ class _Loader:
         root.finish()
         conversion = None
         if own is not None and physical is not None:
-            conversion = self.resolve_conversion(root, own, physical)
+            drive_type = drive.type if drive is not None else None
+            conversion = resolve_conversion(
+                root, own, physical, drive_type, self.reporter, self.physical_context
+            )
         if None in (drive, angle, encoder, inverted, location, conversion) or not root.ok(
             "absoluteEncoderInverted", "absoluteEncoderOffset", "useCosineCompensator"
         ):
@@ -498,17 +424,19 @@ class _Loader:
                     f"`location.{legacy}` is the 2023 format and is ignored; "
                     "use `front` and `left` (inches)",
                 )
-        front = view.number("front", unit="inches, forward positive")
-        left = view.number("left", unit="inches, left positive")
+        front = view.number("front", unit="inches, forward positive", within=bounds.LOCATION)
+        left = view.number("left", unit="inches, left positive", within=bounds.LOCATION)
         view.finish()
         if not view.ok("front", "left"):
             return None
-        if front == 0 and left == 0:
+        if math.hypot(front, left) < bounds.MIN_CENTRE_DISTANCE_IN:
+            least = bounds.MIN_CENTRE_DISTANCE_IN
+            what = "front and left both 0" if front == left == 0 else f"less than {least:g} in away"
             root.error(
                 "location",
-                "the module is at the robot centre (front and left both 0)",
-                expected="the wheel's distance from the robot centre in inches",
-                found="front 0, left 0",
+                f"the module is at the robot centre ({what}), where it cannot help turn the robot",
+                expected=f"the wheel's distance from the robot centre in inches, at least {least:g} in",
+                found=f"front {front:g}, left {left:g}",
             )
             return None
         return Location(front, left)
@@ -520,16 +448,18 @@ class _Loader:
         if view is None:
             return default
         base = default or PIDF()
-        p = view.number("p", base.p, minimum=0)
-        i = view.number("i", base.i, minimum=0)
-        d = view.number("d", base.d, minimum=0)
-        f = view.number("f", base.f)
-        iz = view.number("iz", base.iz, minimum=0)
+        gain = bounds.GAIN
+        p = view.number("p", base.p, minimum=0, within=gain)
+        i = view.number("i", base.i, minimum=0, within=gain)
+        d = view.number("d", base.d, minimum=0, within=gain)
+        f = view.number("f", base.f, within=bounds.FEEDFORWARD)
+        iz = view.number("iz", base.iz, minimum=0, within=gain)
         low, high = base.output_min, base.output_max
         output = view.obj("output", required=False)
         if output is not None:
-            low = output.number("min", base.output_min, minimum=-1, maximum=1)
-            high = output.number("max", base.output_max, minimum=-1, maximum=1)
+            limit = bounds.OUTPUT_LIMIT
+            low = output.number("min", base.output_min, minimum=-1, maximum=1, within=limit)
+            high = output.number("max", base.output_max, minimum=-1, maximum=1, within=limit)
             output.finish()
             if output.ok("min", "max") and low >= high:
                 output.error(
@@ -544,6 +474,7 @@ class _Loader:
         root = file.root() if file else None
         if root is None:
             return None, ConversionFactors() if file is None else None
+        self.physical_context = file
         default = PhysicalProperties()
         factors = self.conversion_factors(root)
 
@@ -552,21 +483,29 @@ class _Loader:
 
         result = PhysicalProperties(
             conversion_factors=factors or ConversionFactors(),
-            current_limit=pair("currentLimit", default.current_limit, above=0),
-            ramp_rate=pair("rampRate", default.ramp_rate, minimum=0),
+            current_limit=pair(
+                "currentLimit", default.current_limit, above=0, within=bounds.CURRENT_LIMIT
+            ),
+            ramp_rate=pair("rampRate", default.ramp_rate, minimum=0, within=bounds.RAMP_RATE),
             wheel_grip_coefficient_of_friction=root.number(
                 "wheelGripCoefficientOfFriction",
                 default.wheel_grip_coefficient_of_friction,
                 above=0,
+                within=bounds.WHEEL_GRIP,
             ),
             optimal_voltage=root.number(
-                "optimalVoltage", default.optimal_voltage, above=0, maximum=16, unit="volts"
+                "optimalVoltage", default.optimal_voltage, above=0, within=bounds.OPTIMAL_VOLTAGE
             ),
-            friction=pair("friction", default.friction, minimum=0),
+            friction=pair("friction", default.friction, minimum=0, within=bounds.FRICTION),
             steer_rotational_inertia=root.number(
-                "steerRotationalInertia", default.steer_rotational_inertia, above=0, unit="kg·m²"
+                "steerRotationalInertia",
+                default.steer_rotational_inertia,
+                above=0,
+                within=bounds.STEER_INERTIA,
             ),
-            robot_mass_lb=root.number("robotMass", default.robot_mass_lb, above=0, unit="pounds"),
+            robot_mass_lb=root.number(
+                "robotMass", default.robot_mass_lb, above=0, within=bounds.ROBOT_MASS
+            ),
         )
         root.finish()
         return result, factors
@@ -607,6 +546,9 @@ class _Loader:
         self.check_duplicate_ids()
         valid_modules = [m for m in modules if m is not None]
         self.check_module_layout(valid_modules)
+        if drive is not None and drive.max_speed_mps is not None and self.drive_context:
+            source = Source(self.drive_context, ("maxSpeed",))
+            combined.max_speed(self.reporter, source, drive.max_speed_mps, valid_modules)
         if drive is not None and len(valid_modules) == len(modules):
             self.problems += layout_warnings(drive, valid_modules)
         errors = [p for p in self.problems if p.severity is Severity.ERROR]
@@ -634,19 +576,8 @@ class _Loader:
         )
 
     def check_module_layout(self, modules: list[ModuleConfig]) -> None:
-        seen: dict[tuple[float, float], ModuleConfig] = {}
-        for module in modules:
-            spot = (module.location.front_in, module.location.left_in)
-            other = seen.setdefault(spot, module)
-            if other is not module:
-                self.problems.append(
-                    Problem(
-                        module.file,
-                        "location",
-                        f"same location as {other.file}; two wheels cannot share a place",
-                        found=f"front {spot[0]:g}, left {spot[1]:g}",
-                    )
-                )
+        placed = [(m, self.module_files[m.name]) for m in modules if m.name in self.module_files]
+        combined.location_spacing(self.reporter, placed)
 
 
 def _is_file(path: Path) -> bool:
@@ -655,22 +586,6 @@ def _is_file(path: Path) -> bool:
         return path.is_file()
     except (OSError, ValueError):
         return False
-
-
-def _module_name_problem(entry: str) -> str | None:
-    """Why ``entry`` cannot name a module file inside ``modules/`` (None when it can)."""
-    stem = entry[:-5] if entry.endswith(".json") else entry
-    if not stem.strip():
-        return "empty module name"
-    if "\x00" in entry or any(ch in entry for ch in "/\\") or os.path.isabs(entry) or ":" in entry:
-        return "module names must be plain file names inside modules/ (no paths)"
-    if len(entry) > MAX_MODULE_NAME:
-        return f"module names are at most {MAX_MODULE_NAME} characters"
-    if stem in (".", "..") or stem.startswith("."):
-        return "module names must not start with a dot"
-    if f"{stem}.json" in RESERVED_MODULE_FILES:
-        return f"`{entry}` is a properties file, not a module"
-    return None
 
 
 def load_directory(directory: str | os.PathLike[str]) -> SwerveConfig:

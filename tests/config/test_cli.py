@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
 import re
+import shutil
 import subprocess
 import sys
+from pathlib import Path
 
+import pytest
+
+from swervelib.text import is_printable
 from tests.conftest import DEPLOY, FIXTURES, REPO
 
 
@@ -72,3 +78,70 @@ def test_no_command_prints_help_and_fails() -> None:
     result = run()
     assert result.returncode == 2
     assert "check" in result.stderr
+
+
+def run_with(env: dict[str, str], *args: str | bytes) -> subprocess.CompletedProcess[bytes]:
+    """``python -m swervelib ARGS`` with extra environment; the output as bytes."""
+    return subprocess.run(
+        [sys.executable, "-m", "swervelib", *args],
+        capture_output=True,
+        cwd=REPO,
+        env={**os.environ, **env},
+        check=False,
+    )
+
+
+HOSTILE = [
+    ("valid", "non_ascii_names", 0),
+    ("broken", "surrogate_in_type", 1),
+    ("broken", "ansi_escape_in_type", 1),
+    ("broken", "surrogate_in_canbus", 1),
+    ("broken", "bidi_override_in_module_name", 1),
+    ("broken", "integer_400_digits", 1),
+    ("broken", "integer_5000_digits_id", 1),
+]
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252", "utf-8"])
+@pytest.mark.parametrize(("kind", "name", "code"), HOSTILE, ids=[h[1] for h in HOSTILE])
+def test_check_prints_hostile_text_on_any_console(
+    kind: str, name: str, code: int, encoding: str
+) -> None:
+    """No UnicodeEncodeError and no raw control, bidi or surrogate character reaches the console,
+    whatever its encoding: what it cannot show comes out as backslash escapes."""
+    result = run_with({"PYTHONIOENCODING": encoding}, "check", str(FIXTURES / kind / name))
+    assert result.returncode == code, result.stderr.decode(encoding, "replace")[-3000:]
+    assert b"Traceback" not in result.stderr
+    for stream in (result.stdout, result.stderr):
+        text = stream.decode(encoding)  # what the console got is valid in its encoding
+        assert is_printable(text.replace("\n", "")), text[-2000:]
+
+
+def test_check_escapes_what_an_ascii_console_cannot_show() -> None:
+    result = run_with(
+        {"PYTHONIOENCODING": "ascii"}, "check", str(FIXTURES / "valid" / "non_ascii_names")
+    )
+    out = result.stdout.decode("ascii") + result.stderr.decode("ascii")
+    assert "frontleft_vorne_links_\\u2713: front 10.75 in" in out
+    assert "unknown key `schl\\xfcssel`" in out
+    assert "unknown key `\\x1b[31mrot`" in out
+
+
+def test_check_a_400_digit_integer_is_a_problem_not_a_traceback() -> None:
+    result = run("check", str(FIXTURES / "broken" / "integer_400_digits"))
+    assert result.returncode == 1
+    assert "Traceback" not in result.stderr
+    assert result.stdout.startswith(
+        "modules/physicalproperties.json:4:7: conversionFactors.angle.gearRatio: number too large"
+    ), result.stdout
+
+
+def test_check_a_directory_name_that_is_not_utf8(tmp_path: Path) -> None:
+    """A path from the command line can hold any bytes (Python makes them lone surrogates)."""
+    directory = os.fsencode(tmp_path) + b"/swerve-\xff\x1b[2J"
+    shutil.copytree(FIXTURES / "broken" / "many_problems", os.fsdecode(directory))
+    result = run_with({"PYTHONIOENCODING": "utf-8"}, "check", directory)
+    assert result.returncode == 1
+    assert b"Traceback" not in result.stderr
+    last = result.stderr.decode().splitlines()[-1]
+    assert last.startswith("5 problems in ") and last.endswith("/swerve-\\udcff\\x1b[2J"), last

@@ -4,12 +4,20 @@ from __future__ import annotations
 
 import json
 import math
+import sys
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from swervelib.config.jsonpos import MAX_DEPTH, JSONSyntaxError, format_path, parse
+from swervelib.config.jsonpos import (
+    MAX_DEPTH,
+    MAX_INTEGER_DIGITS,
+    JSONSyntaxError,
+    LongInteger,
+    format_path,
+    parse,
+)
 
 json_values = st.recursive(
     st.none()
@@ -59,7 +67,7 @@ def test_non_finite_literals_parse_as_floats() -> None:
         ('{\n"a": "x\ny"}', 2, 8),
         ('{"a": 1} x', 1, 10),
         ("[1 2]", 1, 4),
-        ("1" * 5000, 1, 1),
+        ("1" * 5000 + " x", 1, 5002),
     ],
 )
 def test_syntax_errors_have_positions(text: str, line: int, column: int) -> None:
@@ -73,6 +81,22 @@ def test_deep_nesting_is_a_syntax_error_not_a_crash() -> None:
         parse("[" * (MAX_DEPTH + 5) + "]" * (MAX_DEPTH + 5))
     with pytest.raises(JSONSyntaxError, match="nesting"):
         parse("[" * 100_000)
+
+
+def test_overlong_integers_do_not_depend_on_the_interpreter_limit() -> None:
+    """A 5000-digit integer is kept as a marker with its length, whatever Python's int-string
+    limit (which refuses past 4300 digits, or takes seconds on a million if a program lifted it),
+    so the validator reports it by field."""
+    old = sys.get_int_max_str_digits()
+    try:
+        for limit in (0, 640, 4300):
+            sys.set_int_max_str_digits(limit)
+            value = parse('{"a": -' + "7" * 900_000 + "}").value["a"]  # never converted
+            assert isinstance(value, LongInteger) and value.digits == 900_000 and value < 0
+            assert parse("9" * MAX_INTEGER_DIGITS).value == int("9" * MAX_INTEGER_DIGITS)
+            assert isinstance(parse("9" * (MAX_INTEGER_DIGITS + 1)).value, LongInteger)
+    finally:
+        sys.set_int_max_str_digits(old)
 
 
 def test_format_path() -> None:

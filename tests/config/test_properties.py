@@ -18,9 +18,20 @@ from tests.conftest import DEPLOY
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
-finite = st.floats(min_value=-1e6, max_value=1e6, allow_nan=False, allow_infinity=False)
+# Within the accepted ranges of swervelib.config.bounds (locations within 100 in, gear ratios
+# 0.1-1000, a drive conversion of 0.001-1 m per motor rotation).
+finite = st.floats(min_value=-100, max_value=100, allow_nan=False, allow_infinity=False)
 degrees = st.floats(min_value=-720, max_value=720, allow_nan=False)
-positive = st.floats(min_value=0.05, max_value=500, allow_nan=False)
+angle_ratio = st.floats(min_value=0.1, max_value=1000, allow_nan=False)
+drive_ratio = st.floats(min_value=1, max_value=30, allow_nan=False)
+diameter = st.floats(min_value=1, max_value=10, allow_nan=False)
+
+
+def far_enough(where: tuple[float, float], others: set[tuple[float, float]]) -> bool:
+    """At least 1 in from the robot centre and 2 in from every other module."""
+    return math.hypot(*where) >= 1 and all(
+        math.hypot(where[0] - x, where[1] - y) >= 2 for x, y in others
+    )
 
 
 @st.composite
@@ -56,14 +67,16 @@ def configuration(draw: st.DrawFn) -> dict[str, Any]:
     count = draw(st.integers(2, 6))
     used: set[int] = set()
     modules = {}
-    locations = set()
+    locations: set[tuple[float, float]] = set()
     for index in range(count):
         angle_type = draw(st.sampled_from(sorted(MOTOR_TYPES)))
         spec = draw(module_spec(index, angle_type, used))
         where = (spec["location"]["front"], spec["location"]["left"])
-        if where == (0.0, 0.0) or where in locations:
-            spec["location"]["front"] = 1000.0 + index
-            where = (spec["location"]["front"], spec["location"]["left"])
+        spare = 0
+        while not far_enough(where, locations):  # a spot on a row no drawn spot is near enough
+            where = (-95.0 + 7 * spare, 99.0 if all(y < 97 for _, y in locations) else -99.0)
+            spare += 1
+        spec["location"] = {"front": where[0], "left": where[1]}
         locations.add(where)
         modules[f"m{index}"] = spec
     imu_type = draw(st.sampled_from(sorted(IMU_TYPES)))
@@ -77,8 +90,8 @@ def configuration(draw: st.DrawFn) -> dict[str, Any]:
         drive[spelling] = draw(st.booleans())
     physical = {
         "conversionFactors": {
-            "angle": {"gearRatio": draw(positive)},
-            "drive": {"gearRatio": draw(positive), "diameter": draw(positive)},
+            "angle": {"gearRatio": draw(angle_ratio)},
+            "drive": {"gearRatio": draw(drive_ratio), "diameter": draw(diameter)},
         }
     }
     return {"drive": drive, "modules": modules, "physical": physical}
