@@ -63,9 +63,10 @@ from swervelib.config.model import (
     SwerveConfig,
 )
 from swervelib.config.names import module_name_problem, read_canbus
+from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
+from swervelib.safe_read import Problem as ReadProblem
 from swervelib.text import printable_repr
 
-MAX_FILE_BYTES = 1 << 20
 JOURNAL_FILE = ".swervelib-journal.json"  # written by swervelib.tools.edit during a commit
 DRIVE_FILE = "swervedrive.json"
 CONTROLLER_FILE = "controllerproperties.json"
@@ -102,23 +103,24 @@ class _Loader:
         self.problems.append(Problem(file, "", message, **details))
 
     def open(self, relative: str, *, required: bool) -> FileContext | None:
+        """Read a file (a regular file, its size checked before reading: a FIFO, a device or a
+        6 GiB file is a problem, never a hang or an exhausted memory)."""
         path = self.directory / relative
-        if not _is_file(path):
-            if required:
-                self.fail(relative, "file not found", expected=f"a file at {path}")
-            return None
         try:
-            raw = path.read_bytes()
-        except OSError as error:
-            self.fail(relative, f"cannot read the file: {error.strerror or error}")
-            return None
-        if len(raw) > MAX_FILE_BYTES:
-            self.fail(
-                relative,
-                "file too large for a configuration file",
-                expected=f"at most {MAX_FILE_BYTES} bytes",
-                found=f"{len(raw)} bytes",
-            )
+            raw = read_file(path, limit=MAX_FILE_BYTES)  # follows links, like path.is_file()
+        except UnreadableFile as error:
+            if error.problem is ReadProblem.MISSING:
+                if required:
+                    self.fail(relative, "file not found", expected=f"a file at {path}")
+            elif error.problem is ReadProblem.TOO_LARGE:
+                self.fail(
+                    relative,
+                    "file too large for a configuration file",
+                    expected=f"at most {error.limit} bytes",
+                    found=f"{error.size} bytes",
+                )
+            else:
+                self.fail(relative, f"cannot read the file: it {error.reason}")
             return None
         try:
             text = raw.decode("utf-8-sig")
@@ -335,7 +337,7 @@ class _Loader:
     ) -> ModuleConfig | None:
         """One module file; ``physical`` is None when physicalproperties' factors had errors."""
         relative = f"{MODULES_DIR}/{name}.json"
-        if not _is_file(self.directory / relative):
+        if not _exists(self.directory / relative):  # anything else there: open() says what
             listed_in.report(
                 ("modules", index),
                 f"module file {relative} does not exist",
@@ -578,6 +580,14 @@ class _Loader:
     def check_module_layout(self, modules: list[ModuleConfig]) -> None:
         placed = [(m, self.module_files[m.name]) for m in modules if m.name in self.module_files]
         combined.location_spacing(self.reporter, placed)
+
+
+def _exists(path: Path) -> bool:
+    """Whether anything (a broken link included) is at ``path``; False for names the OS refuses."""
+    try:
+        return os.path.lexists(path)
+    except (OSError, ValueError):
+        return False
 
 
 def _is_file(path: Path) -> bool:
