@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import io
 import sys
 from collections.abc import Sequence
 
@@ -26,7 +27,16 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _never_fail_to_print() -> None:
+    """Characters the console's encoding lacks (a degree sign on an ASCII or cp1252 console)
+    come out as backslash escapes in every command's output, instead of a UnicodeEncodeError."""
+    for stream in (sys.stdout, sys.stderr):
+        if isinstance(stream, io.TextIOWrapper):
+            stream.reconfigure(errors="backslashreplace")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _never_fail_to_print()
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command is None:

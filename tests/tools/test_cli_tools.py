@@ -225,3 +225,29 @@ def test_an_os_error_any_command_lets_through_is_one_line(
     code = main(["check", "anything"])
     assert code == 1
     assert capsys.readouterr().err == "error: deploy/swerve/swervedrive.json: input/output error\n"
+
+
+@pytest.mark.parametrize("encoding", ["ascii", "cp1252"])
+def test_every_command_prints_on_a_console_that_lacks_characters(
+    tmp_path: Path, encoding: str
+) -> None:
+    """flip prints "↔", offsets "°": an ASCII or cp1252 console gets escapes, not a traceback."""
+    import shutil
+
+    from tests.conftest import DEPLOY
+
+    directory = Path(shutil.copytree(DEPLOY / "swerve", tmp_path / "swerve"))
+    env = dict(os.environ, PYTHONIOENCODING=encoding)
+    for argv in (["flip", "--dry-run"], ["offsets", "--add", "180", "--dry-run"]):
+        result = subprocess.run(
+            [sys.executable, "-m", "swervelib", argv[0], str(directory), *argv[1:]],
+            capture_output=True,
+            text=True,
+            encoding=encoding,
+            env=env,
+            check=False,
+        )
+        assert result.returncode == 0, result.stderr
+        assert "Traceback" not in result.stderr
+        assert "would change" in result.stdout
+        assert "\\u2194" in result.stdout or "\\xb0" in result.stdout or "°" in result.stdout
