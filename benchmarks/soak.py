@@ -908,8 +908,9 @@ def run_configuration(name: str, minutes: float, seed: int, traced: bool) -> dic
             estimate = (math.nan, math.nan, math.nan)
             direction = math.nan
         if command.name == "reset_pose" and command.pose is not None:
-            if estimate == command.pose:  # accepted (a refused one leaves the pose alone)
-                x, y, h = command.pose
+            x, y, h = command.pose
+            # Accepted (a refused one leaves the pose alone); the drive may normalise the angle.
+            if estimate[:2] == (x, y) and abs(wrap_pi(estimate[2] - h)) < 1e-9:
                 frame.reset_to(true_pose, (x, y, math.atan2(math.sin(h), math.cos(h))))
                 vision.clear()
                 if command.hostile is not None and max(abs(x), abs(y), abs(h)) > 1e3:
