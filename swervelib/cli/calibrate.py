@@ -5,6 +5,10 @@ instructions, shows live readings while the person works (on a terminal), waits 
 every decision or the reason a movement was refused (and asks for it again), then shows the
 summary of changes and writes them only when the person confirms. ``--dry-run`` shows the diff and
 writes nothing.
+
+Everything it prints that may hold text from the robot (module names, values, the reasons built
+from them) goes through :func:`swervelib.text.printable` line by line, with a length limit, so a
+broken or hostile robot can neither flood the terminal nor send it escape sequences.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from collections.abc import Callable
 from typing import Any, TextIO
 
 from swervelib.config import ConfigError
+from swervelib.text import printable
 from swervelib.tools.calibrate import CalibrationError, CalibrationSession, Step, StepKind
 from swervelib.tools.telemetry_client import (
     NetworkTablesTelemetry,
@@ -26,6 +31,8 @@ from swervelib.tools.telemetry_client import (
 )
 
 InputFn = Callable[[str], str]
+LINE_LIMIT = 1000  # characters of one printed line (escaped, then cut)
+LIVE_LIMIT = 300  # characters of the live-readings line
 
 
 def register(commands: Any) -> None:
@@ -71,7 +78,7 @@ class _Live:
 
     def _loop(self) -> None:
         while not self._stop.wait(self._period):
-            line = "  " + self._session.live()
+            line = "  " + printable(self._session.live(), LIVE_LIMIT)
             self._width = max(self._width, len(line))
             self._out.write("\r" + line.ljust(self._width))
             self._out.flush()
@@ -95,11 +102,18 @@ def _isatty(stream: TextIO) -> bool:
         return False
 
 
+def _safe(text: str) -> str:
+    """Each line of ``text`` escaped and cut (:func:`printable`), line breaks kept."""
+    return "\n".join(printable(line, LINE_LIMIT) for line in text.split("\n"))
+
+
 def _indent(text: str) -> str:
-    """Each line of ``text`` indented and wrapped for a terminal."""
+    """Each line of ``text`` escaped, cut, indented and wrapped for a terminal."""
     return "\n".join(
-        textwrap.fill(line, width=98, initial_indent="  ", subsequent_indent="    ")
-        for line in text.splitlines()
+        textwrap.fill(
+            printable(line, LINE_LIMIT), width=98, initial_indent="  ", subsequent_indent="    "
+        )
+        for line in text.split("\n")
     )
 
 
@@ -141,7 +155,7 @@ def run(
         print(f"{args.directory} is not a valid configuration: fix it first", file=err)
         return 1
     except (TelemetryError, CalibrationError) as error:
-        print(f"calibrate: {error}", file=err)
+        print(f"calibrate: {printable(str(error), LINE_LIMIT)}", file=err)
         return 1
     except (_Quit, EOFError, KeyboardInterrupt):
         print("\nStopped: nothing written.", file=out)
@@ -168,7 +182,7 @@ def _session(
         file=out,
     )
     while (step := session.next_step()) is not None:
-        print(f"\n[{step.index + 1}/{total}] {step.title}", file=out)
+        print(f"\n[{step.index + 1}/{total}] {printable(step.title, LINE_LIMIT)}", file=out)
         if step.setup:
             print(_indent(step.setup), file=out)
             if _prompt(ask, "Press Enter when ready: ") == "s":
@@ -184,7 +198,7 @@ def _session(
             continue
         observation = session.finish(step)
         print(_indent(observation.explanation), file=out)
-    print("\n" + session.summary(), file=out)
+    print("\n" + _safe(session.summary()), file=out)
     if not session.changes():
         return 0
     confirm = bool(args.yes) or _prompt(ask, "Write these changes? [y/N] ") in ("y", "yes")
@@ -193,7 +207,7 @@ def _session(
     try:
         result = session.apply(confirm=confirm, dry_run=args.dry_run)
     except EditError as error:
-        print(f"calibrate: {error}", file=out)
+        print(f"calibrate: {printable(str(error), LINE_LIMIT)}", file=out)
         return 1
     if result is None:
         print("Nothing written.", file=out)

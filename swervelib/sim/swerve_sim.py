@@ -10,6 +10,7 @@ at a corner, or a wrong inversion flag, misbehaves here exactly as on the field.
 from __future__ import annotations
 
 import math
+import numbers
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -23,11 +24,17 @@ from swervelib.config.model import INCH, ModuleConfig
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
 from swervelib.sim.motor_model import MotorModel, dc_motor
 from swervelib.sim.truth import CornerTruth, HardwareTruth
+from swervelib.text import printable, printable_repr
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
 
 MAX_SUBSTEP_S = 0.002
+# The most one by-hand action may move (turn_module_by_hand, rotate_robot_by_hand: degrees;
+# roll_wheel_by_hand: metres): far more than a person does at once, small enough that the model's
+# angles, pose and wheel positions stay finite and precise. Larger amounts are refused.
+MAX_HAND_TURN_DEG = 3600.0  # ten turns
+MAX_HAND_ROLL_M = 10.0
 
 
 @dataclass
@@ -225,26 +232,66 @@ class SwerveSim:
 
     # -- things a person does by hand (spec §3.1) -------------------------------------------------------
     def _corner(self, name: str) -> _Corner:
+        if not isinstance(name, str):
+            raise TypeError(
+                f"a corner name must be a string, not {printable(type(name).__name__, 60)}"
+            )
         for corner in self._corners:
             if corner.truth.name == name:
                 return corner
-        raise KeyError(f"no corner named {name!r}")
+        known = ", ".join(c.truth.name for c in self._corners)
+        raise KeyError(f"no corner named {printable_repr(name, 60)} (the corners are {known})")
 
     def turn_module_by_hand(self, corner: str, degrees: float) -> None:
-        """Turn one module by hand, counter-clockwise positive seen from above."""
+        """Turn one module by hand, counter-clockwise positive seen from above.
+
+        ``degrees`` must be a finite number within ±:data:`MAX_HAND_TURN_DEG` (ten turns), else
+        ValueError (TypeError for a non-number or a bool) and nothing moves.
+        """
+        amount = hand_amount(degrees, MAX_HAND_TURN_DEG, "°", "a module turn")
         c = self._corner(corner)
-        c.angle_model.move_by(c.angle_sign * degrees / 360.0 * c.angle_gear)
+        c.angle_model.move_by(c.angle_sign * amount / 360.0 * c.angle_gear)
         self._write_sensors()
 
     def roll_wheel_by_hand(self, corner: str, metres: float) -> None:
-        """Roll one wheel by hand, positive = the way the wheel faces."""
+        """Roll one wheel by hand, positive = the way the wheel faces.
+
+        ``metres`` must be a finite number within ±:data:`MAX_HAND_ROLL_M`, else ValueError
+        (TypeError for a non-number or a bool) and nothing moves.
+        """
+        amount = hand_amount(metres, MAX_HAND_ROLL_M, " m", "a wheel roll")
         c = self._corner(corner)
-        c.drive_model.move_by(c.drive_sign * metres / c.drive_metres_per_rotation)
+        c.drive_model.move_by(c.drive_sign * amount / c.drive_metres_per_rotation)
         self._write_sensors()
 
     def rotate_robot_by_hand(self, degrees: float) -> None:
-        """Rotate the whole robot in place, counter-clockwise positive seen from above."""
-        self._yaw_deg += degrees
+        """Rotate the whole robot in place, counter-clockwise positive seen from above.
+
+        ``degrees`` must be a finite number within ±:data:`MAX_HAND_TURN_DEG` (ten turns), else
+        ValueError (TypeError for a non-number or a bool) and nothing moves.
+        """
+        amount = hand_amount(degrees, MAX_HAND_TURN_DEG, "°", "a robot rotation")
+        self._yaw_deg += amount
         pose = self._pose
-        self._pose = Pose2d(pose.translation(), pose.rotation() + Rotation2d.fromDegrees(degrees))
+        self._pose = Pose2d(pose.translation(), pose.rotation() + Rotation2d.fromDegrees(amount))
         self._write_sensors()
+
+
+def hand_amount(value: object, limit: float, unit: str, what: str) -> float:
+    """``value`` as a float when it is a real number (not a bool), finite and within ±``limit``;
+    else TypeError or ValueError with a short, printable message."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{what} must be a number, not {printable(type(value).__name__, 60)}")
+    try:
+        amount = float(value)
+    except (OverflowError, ValueError):  # e.g. an integer too large for a float
+        raise ValueError(
+            f"{what} is a number too large for a float (far beyond ±{limit:g}{unit})"
+        ) from None
+    if not math.isfinite(amount):
+        raise ValueError(f"{what} must be a finite number, not {amount}")
+    if abs(amount) > limit:
+        raise ValueError(
+            f"{what} of {amount:.6g}{unit} is beyond the ±{limit:g}{unit} a hand can do at once"
+        )
+    return amount

@@ -77,7 +77,10 @@ declined. The configuration directory must be the one the robot is running.
 
 Errors, each with a message for the person: ``ConfigError`` (the directory is not valid, from the
 constructor), :class:`CalibrationError` (the robot publishes other modules, steps out of order or
-left, a file changed meanwhile), ``EditError`` (the write was refused, from ``apply``).
+left, a file changed meanwhile), ``TelemetryError`` (the robot's ``moduleNames`` is not a list of
+module names, from the constructor), ``EditError`` (the write was refused, from ``apply``). Values
+from the robot appear in messages only escaped and cut short
+(:func:`~swervelib.tools.telemetry_client.describe_value`).
 """
 
 from __future__ import annotations
@@ -96,6 +99,8 @@ from typing import TYPE_CHECKING
 from swervelib.config import SwerveConfig, load_directory
 from swervelib.config.catalog import Bus
 from swervelib.tools.telemetry_client import (
+    MAX_MODULE_NAME_CHARS,
+    MAX_MODULE_NAMES,
     RAW_ABSOLUTE,
     RAW_ANGLE,
     RAW_DRIVE,
@@ -104,6 +109,7 @@ from swervelib.tools.telemetry_client import (
     Snapshot,
     TelemetryError,
     TelemetrySource,
+    describe_value,
     module_signals,
 )
 
@@ -275,6 +281,14 @@ def _json(value: bool | float) -> str:
     return f"{value:g}"
 
 
+def _names(names: Sequence[object]) -> str:
+    """Module names (perhaps the robot's) for a message: escaped, at most as many and as long as
+    a robot may publish, the rest counted."""
+    return describe_value(
+        list(names[:MAX_MODULE_NAMES]), items=MAX_MODULE_NAMES, item_limit=MAX_MODULE_NAME_CHARS
+    ) + (f" and {len(names) - MAX_MODULE_NAMES} more" if len(names) > MAX_MODULE_NAMES else "")
+
+
 def _diff(signal: Signal, a: float, b: float) -> float:
     return wrap_180(b - a) if signal.wraps else b - a
 
@@ -374,8 +388,8 @@ class CalibrationSession:
         robot = source.module_names()
         if robot is not None and tuple(robot) != names:
             raise CalibrationError(
-                f"the robot publishes modules {list(robot)}, but {self.directory} has "
-                f"{list(names)}: deploy this configuration (or point at the directory the robot "
+                f"the robot publishes modules {_names(robot)}, but {self.directory} has "
+                f"{_names(names)}: deploy this configuration (or point at the directory the robot "
                 "runs) first"
             )
         self._modules = {m.name: m for m in self.config.modules}

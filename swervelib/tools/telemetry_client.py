@@ -28,6 +28,13 @@ plausible range (:data:`PLAUSIBLE`). A value failing a check is left out of the 
 problem is recorded instead (``Snapshot.problems``); :meth:`Snapshot.get` then raises
 :class:`TelemetryError` with that message. A snapshot therefore never hands out NaN, infinity, a
 string, or an absurd number.
+
+Everything read from the robot is untrusted text for the terminal too: a problem message quotes a
+wrong-typed value only cut short and escaped (:func:`swervelib.text.printable`), and
+``moduleNames`` must be a list of at most :data:`MAX_MODULE_NAMES` names, each 1 to
+:data:`MAX_MODULE_NAME_CHARS` characters without control, bidirectional-override or other invisible
+characters; anything else is refused with :class:`TelemetryError` (an empty list means "not
+published").
 """
 
 from __future__ import annotations
@@ -41,6 +48,8 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Final, Protocol
 
+from swervelib.text import printable, printable_repr
+
 ROOT: Final = "/SmartDashboard/swerve"
 RAW_ABSOLUTE: Final = "Raw Absolute Encoder"
 RAW_ANGLE: Final = "Raw Angle Encoder"
@@ -48,6 +57,8 @@ RAW_DRIVE: Final = "Raw Drive Encoder"
 RAW_IMU_YAW: Final = "Raw IMU Yaw"
 MODULE_SIGNALS: Final = (RAW_ABSOLUTE, RAW_ANGLE, RAW_DRIVE)
 DEFAULT_PORT4: Final = 5810
+MAX_MODULE_NAMES: Final = 16  # WPILib kinematics take 2, 3, 4 or 6 modules
+MAX_MODULE_NAME_CHARS: Final = 100  # as in a configuration's "modules" list
 
 # name -> (lowest, highest, unit): a reading outside is not believed.
 PLAUSIBLE: Final[Mapping[str, tuple[float, float, str]]] = {
@@ -110,7 +121,7 @@ def validate(signal: Signal, value: object) -> tuple[float | None, str | None]:
     if isinstance(value, bool) or not isinstance(value, int | float):
         return None, (
             f"{signal.label}: wrong type (expected a number, found {type(value).__name__} "
-            f"{value!r})"
+            f"{describe_value(value)})"
         )
     number = float(value)
     if not math.isfinite(number):
@@ -121,6 +132,47 @@ def validate(signal: Signal, value: object) -> tuple[float | None, str | None]:
             f"{signal.label}: implausible value {number:g}{unit} (expected {low:g} to {high:g})"
         )
     return number, None
+
+
+def describe_value(value: object, limit: int = 60, *, items: int = 5, item_limit: int = 20) -> str:
+    """A value read from the robot, for a message: escaped (:func:`~swervelib.text.printable`)
+    and cut short, however long it is (NT strings and arrays can hold megabytes): a string to
+    ``limit`` characters, a list to its first ``items`` entries of ``item_limit`` characters."""
+    if isinstance(value, str | bytes):
+        shown = printable_repr(value[:limit], None)
+        return shown + (f"… ({len(value)} characters)" if len(value) > limit else "")
+    if isinstance(value, list | tuple):
+        shown = ", ".join(
+            type(v).__name__
+            if isinstance(v, list | tuple | dict)
+            else describe_value(v, item_limit)
+            for v in value[:items]
+        )
+        return f"[{shown}" + (f", … ({len(value)} items)]" if len(value) > items else "]")
+    return printable_repr(value, limit)
+
+
+def module_names_problem(value: object) -> str | None:
+    """Why ``value`` (the robot's ``moduleNames``) is not a list of module names; None if it is."""
+    if not isinstance(value, list | tuple):
+        return f"not a list of names but {printable(type(value).__name__, 40)}"
+    if not value:
+        return "an empty list"
+    if len(value) > MAX_MODULE_NAMES:
+        return f"{len(value)} names, more than {MAX_MODULE_NAMES}"
+    for index, name in enumerate(value):
+        if not isinstance(name, str):
+            return f"entry {index} is {printable(type(name).__name__, 40)}, not a name"
+        if not name or len(name) > MAX_MODULE_NAME_CHARS:
+            return (
+                f"entry {index} is {len(name)} characters long (names have 1 to "
+                f"{MAX_MODULE_NAME_CHARS})"
+            )
+        if printable(name, None) != name:
+            return (
+                f"entry {index} ({printable_repr(name, 40)}) holds control or invisible characters"
+            )
+    return None
 
 
 @dataclass(frozen=True)
@@ -149,7 +201,8 @@ class TelemetrySource(Protocol):
     """Where the calibration tools read the robot's raw values from."""
 
     def module_names(self) -> tuple[str, ...] | None:
-        """The module names the robot publishes (``moduleNames``), or None if it publishes none."""
+        """The module names the robot publishes (``moduleNames``), or None if it publishes none.
+        Raises TelemetryError when what it publishes is not a list of module names."""
         ...
 
     def read(self) -> Snapshot:
@@ -240,6 +293,16 @@ def _number(value: Any) -> object:
     return result
 
 
+def _release(handles: list[Any]) -> None:
+    """Close each NT handle in ``handles`` now, emptying the list: typed ones by ``close()``;
+    generic subscribers, which have none in pyntcore, by dropping the last reference."""
+    while handles:
+        handle = handles.pop()
+        close = getattr(handle, "close", None)
+        if close is not None:
+            close()
+
+
 class NetworkTablesTelemetry:
     """A NetworkTables 4 client reading the robot's raw swerve telemetry.
 
@@ -295,11 +358,7 @@ class NetworkTablesTelemetry:
                             "within the time-out: is it running swervelib with telemetry on?"
                         )
                     time.sleep(0.01)
-                modules = self._valid_names(self._names_sub.get())
-                if modules is None:
-                    raise TelemetryError(
-                        f"{ROOT}/moduleNames from {self.where} is not a list of module names"
-                    )
+                modules = self._checked_names(self._names_sub.get())
             self._modules = tuple(modules)
             self._signals = module_signals(self._modules)
             self._subs: dict[Signal, Any] = {
@@ -322,12 +381,12 @@ class NetworkTablesTelemetry:
             self.close()
             raise
 
-    @staticmethod
-    def _valid_names(value: object) -> tuple[str, ...] | None:
-        if not isinstance(value, list | tuple) or not value:
-            return None
-        if not all(isinstance(v, str) and v for v in value):
-            return None
+    def _checked_names(self, value: object) -> tuple[str, ...]:
+        problem = module_names_problem(value)
+        if problem is not None or not isinstance(value, list | tuple):
+            raise TelemetryError(
+                f"{ROOT}/moduleNames from {self.where} is not a list of module names: {problem}"
+            )
         return tuple(value)
 
     @property
@@ -337,7 +396,8 @@ class NetworkTablesTelemetry:
     def module_names(self) -> tuple[str, ...] | None:
         if self._closed or not self._names_sub.exists():
             return None
-        return self._valid_names(self._names_sub.get())
+        value = self._names_sub.get()
+        return self._checked_names(value) if value else None
 
     def connected(self) -> bool:
         return not self._closed and bool(self._instance.isConnected())
@@ -357,6 +417,13 @@ class NetworkTablesTelemetry:
 
         inst = self._instance
         try:
+            # Every subscriber goes before the instance: a handle released later (when its Python
+            # object is collected) would close whatever a newer instance, reusing the destroyed
+            # one's index, has under the same handle number.
+            subs = [getattr(self, "_names_sub", None), *getattr(self, "_subs", {}).values()]
+            self._names_sub = None
+            self._subs = {}
+            _release(subs)
             inst.stopClient()
         finally:
             ntcore.NetworkTableInstance.destroy(inst)
