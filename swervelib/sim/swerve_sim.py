@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
 
 MAX_SUBSTEP_S = 0.002
+MAX_STEP_S = 1.0
 # The most one by-hand action may move (turn_module_by_hand, rotate_robot_by_hand: degrees;
 # roll_wheel_by_hand: metres): far more than a person does at once, small enough that the model's
 # angles, pose and wheel positions stay finite and precise. Larger amounts are refused.
@@ -193,8 +194,9 @@ class SwerveSim:
         The motor controllers are read and told the rotor state every substep (2 ms), so their
         on-board control loops run at a realistic rate rather than once per robot loop.
         """
-        if dt <= 0:
+        if not dt > 0.0:  # also NaN
             return
+        dt = min(dt, MAX_STEP_S)  # a paused process (or an infinite dt) catches up at most this
         substeps = max(1, math.ceil(dt / MAX_SUBSTEP_S))
         h = dt / substeps
         for _ in range(substeps):

@@ -128,3 +128,13 @@ def test_a_frozen_absolute_encoder_hands_over_to_the_angle_motor(
         assert not module.absolute_read_issue
         assert math.isfinite(module.angle_deg)
         monkeypatch.undo()
+
+
+@pytest.mark.parametrize("dt", [math.nan, math.inf, -1.0, 1e308])
+def test_the_simulation_takes_no_poison_from_its_time_step(dt: float) -> None:
+    with simulated() as h:
+        h.sim.step(dt)
+        h.run(0.2, spin)
+        pose = h.sim.true_pose
+        assert math.isfinite(pose.X()) and math.isfinite(pose.rotation().radians())
+        assert math.isfinite(h.sim.true_yaw_deg)
