@@ -9,12 +9,15 @@ since the last loop. The yaw the pose estimator gets is ``raw IMU yaw + offset``
   :data:`STALE_TURN_DEG`: a frame that did not arrive, or a device whose last value is still
   reported as fine after it stopped answering): the wheels' turn, too; the Alert only after
   :data:`STALE_ALERT_LOOPS` such loops in a row, since a late frame now and then is normal;
-* **back again**: an IMU that only went stale, or that agrees with the wheels (within
-  :data:`REJOIN_DEG`, or a quarter of the turn the wheels measured while it was away), kept
+* **back again**: an IMU that only went stale, that was away for less than
+  :data:`REBOOT_MIN_LOOPS` (no IMU reboots that fast), or that agrees with the wheels (within
+  :data:`REJOIN_DEG`, or a quarter of the turn the wheels measured while it was away) kept
   counting while it was away: its own offset stays, so no rotation is lost, however many readings
-  were missed. One that jumped (a reboot resets the yaw) is re-anchored where the wheels got to,
-  this loop's turn included; so is any IMU that returns after the pose was reset while it was away
-  (the reset defined the heading on the wheels' estimate).
+  were missed. The wheels' estimate is not the judge of a short outage: with a module on its
+  fallback encoder it can be far off, and the IMU is right. One that was away longer and jumped
+  (a reboot resets the yaw) is re-anchored where the wheels got to, this loop's turn included; so
+  is any IMU that returns after the pose was reset while it was away (the reset defined the
+  heading on the wheels' estimate).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ STALE_TURN_DEG = 0.25  # per loop (12.5°/s at 50 Hz): far above any IMU's resol
 STALE_ALERT_LOOPS = 25  # half a second of stale readings before the Alert
 REJOIN_DEG = 5.0
 REJOIN_FRACTION = 0.25
+REBOOT_MIN_LOOPS = 50  # one second: a Pigeon, navX or ADIS takes longer than that to boot
 
 P = TypeVar("P")
 
@@ -55,6 +59,7 @@ class YawTracker:
         self._outage_faulted = False
         self._outage_reset = False
         self._stale_loops = 0
+        self._outage_loops = 0
         if not self.imu_ok:
             self._begin_outage("IMU unusable at start-up")
 
@@ -88,7 +93,8 @@ class YawTracker:
             self.imu_ok = False
             self._outage_turn_deg = 0.0
             self._outage_faulted = self._outage_reset = False
-            self._stale_loops = 0
+            self._stale_loops = self._outage_loops = 0
+        self._outage_loops += 1
         if stale:
             self._stale_loops += 1
             if self._stale_loops == STALE_ALERT_LOOPS and not self._outage_faulted:
@@ -106,8 +112,8 @@ class YawTracker:
         expected = self.yaw_deg + turn_deg
         if self._outage_reset:
             keep = False
-        elif not self._outage_faulted:
-            keep = True  # it only went stale: same device, same zero
+        elif not self._outage_faulted or self._outage_loops < REBOOT_MIN_LOOPS:
+            keep = True  # it only went stale, or was not away long enough to have rebooted
         else:
             difference = (raw + self.offset_deg - expected + 180.0) % 360.0 - 180.0
             tolerance = max(REJOIN_DEG, REJOIN_FRACTION * abs(self._outage_turn_deg))
