@@ -131,6 +131,14 @@ def percentile(sorted_values: Sequence[float], q: float) -> float:
     return sorted_values[low] + (sorted_values[high] - sorted_values[low]) * (index - low)
 
 
+def sincos(radians: float) -> tuple[float, float]:
+    """(sin, cos), NaN for a value that has none (infinity)."""
+    try:
+        return math.sin(radians), math.cos(radians)
+    except ValueError:
+        return math.nan, math.nan
+
+
 def wrap_pi(radians: float) -> float:
     return (radians + math.pi) % (2 * math.pi) - math.pi
 
@@ -854,6 +862,9 @@ def run_configuration(name: str, minutes: float, seed: int, traced: bool) -> dic
     previous_true: tuple[float, float, float] | None = None  # the truth one loop earlier
     heading_last = pose_error_last = math.nan  # the last loop's (the errors at the end)
     heading_max_at = 0
+    # The last loops before the largest heading error (when it is over 10°), to see what led to it.
+    trace: deque[str] = deque(maxlen=60)
+    max_trace: list[str] = []
     accepted_absurd_resets: list[str] = []  # hostile reset poses the drive took (values > 1e3)
     refused = Counter()  # ordinary reset_pose / zero_heading calls that changed nothing
     robot_overruns = paced_misses = 0
@@ -910,7 +921,7 @@ def run_configuration(name: str, minutes: float, seed: int, traced: bool) -> dic
         if command.name == "reset_pose" and command.pose is not None:
             x, y, h = command.pose
             # Accepted (a refused one leaves the pose alone); the drive may normalise the angle.
-            if estimate[:2] == (x, y) and abs(wrap_pi(estimate[2] - h)) < 1e-9:
+            if estimate[:2] == (x, y) and abs(wrap_pi(direction - math.atan2(*sincos(h)))) < 1e-9:
                 frame.reset_to(true_pose, (x, y, math.atan2(math.sin(h), math.cos(h))))
                 vision.clear()
                 if command.hostile is not None and max(abs(x), abs(y), abs(h)) > 1e3:
@@ -932,8 +943,15 @@ def run_configuration(name: str, minutes: float, seed: int, traced: bool) -> dic
             heading_max_raw = max(heading_max_raw, abs(wrap_pi(direction - fh)))
             before = frame.map(*(previous_true or true_pose))[2]
             heading_error = lag_tolerant_error(direction, before, fh)
+            trace.append(
+                f"{k} {command.name}{'!' if command.hostile else ''} "
+                f"err {math.degrees(heading_error):.1f} est {math.degrees(direction):.1f} "
+                f"true {math.degrees(fh):.1f}"
+            )
             if heading_error > heading_max:
                 heading_max, heading_max_at = heading_error, k
+                if heading_error > math.radians(10.0):
+                    max_trace = list(trace)
             if faults.first_disconnect is None:
                 heading_max_flaky = max(heading_max_flaky, heading_error)
             pose_error_last = math.hypot(estimate[0] - fx, estimate[1] - fy)
@@ -1048,6 +1066,7 @@ def run_configuration(name: str, minutes: float, seed: int, traced: bool) -> dic
         "non_finite_truth": non_finite_truth,
         "heading_error_max_deg": math.degrees(heading_max),
         "heading_error_max_at_s": heading_max_at / LOOPS_PER_S,
+        "heading_error_max_trace": max_trace,
         "heading_error_max_flaky_deg": math.degrees(heading_max_flaky),
         "heading_error_max_raw_deg": math.degrees(heading_max_raw),
         "first_disconnect_s": (

@@ -26,6 +26,7 @@ FIELD_WIDTH_M = 8.069
 FIELD_MARGIN_M = 1.0
 # A centre of rotation further than this from the robot is not a centre of rotation.
 MAX_CENTER_OF_ROTATION_M = 1000.0
+MAX_ANGLE_RAD = 1e6
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,16 +54,27 @@ def shown(value: float) -> str:
     return printable_repr(value, 40)
 
 
-def finite_rotation(rotation: Rotation2d) -> bool:
-    return math.isfinite(rotation.cos()) and math.isfinite(rotation.sin())
+def usable_rotation(rotation: Rotation2d) -> bool:
+    """Finite, and an angle: ``Rotation2d(1e308)`` is finite, but its direction is rounding noise
+    (a double has no digits left below 2π at that size), so more than a million radians is not
+    taken as a direction either."""
+    radians = rotation.radians()
+    return (
+        -MAX_ANGLE_RAD <= radians <= MAX_ANGLE_RAD
+        and math.isfinite(rotation.cos())
+        and math.isfinite(rotation.sin())
+    )
 
 
 def pose_problem(pose: Pose2d, field: FieldArea | None) -> tuple[str, str] | None:
     """``(reason, explanation)`` when ``pose`` cannot be used, else None."""
     x, y = pose.X(), pose.Y()
-    if not (math.isfinite(x) and math.isfinite(y) and finite_rotation(pose.rotation())):
+    if not (math.isfinite(x) and math.isfinite(y) and usable_rotation(pose.rotation())):
         angle = shown(pose.rotation().radians())
-        return "pose not finite", f"pose ({shown(x)}, {shown(y)}, {angle}) is not finite"
+        return (
+            "pose not finite",
+            f"pose ({shown(x)}, {shown(y)}, {angle} rad) is not finite (angles within ±1e6 rad)",
+        )
     if field is not None and not field.contains(pose):
         return "off the field", (
             f"pose ({x:.2f} m, {y:.2f} m) is off the field "

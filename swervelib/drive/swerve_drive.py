@@ -47,9 +47,9 @@ from swervelib.drive.safety import (
     FieldArea,
     Refusals,
     center_problem,
-    finite_rotation,
     pose_problem,
     shown,
+    usable_rotation,
 )
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 from swervelib.drive.vision import VisionGate
@@ -388,10 +388,10 @@ class SwerveDrive:
         if len(states) != len(self.modules):
             raise ValueError(f"{len(states)} states for {len(self.modules)} modules")
         for index, state in enumerate(states):
-            if not (math.isfinite(state.speed) and finite_rotation(state.angle)):
+            if not (math.isfinite(state.speed) and usable_rotation(state.angle)):
                 why = (
                     f"module {index} state ({shown(state.speed)} m/s, "
-                    f"{shown(state.angle.radians())} rad) is not finite"
+                    f"{shown(state.angle.radians())} rad) is not finite (angles within ±1e6 rad)"
                 )
                 self._refuse("set_module_states()", why)
                 return
@@ -408,8 +408,9 @@ class SwerveDrive:
         A heading or speed that is not finite is refused before it reaches the heading PID (whose
         integral would keep a NaN for good): the drive stops.
         """
-        if not (math.isfinite(vx) and math.isfinite(vy) and finite_rotation(heading)):
-            why = f"({shown(vx)}, {shown(vy)}, heading {shown(heading.radians())}) is not finite"
+        if not (math.isfinite(vx) and math.isfinite(vy) and usable_rotation(heading)):
+            heading_rad = shown(heading.radians())
+            why = f"({shown(vx)}, {shown(vy)}, heading {heading_rad} rad) is not finite (or > 1e6 rad)"
             self._refuse("drive_facing()", why)
             return
         current = self._pose.rotation().radians()

@@ -183,8 +183,18 @@ def test_no_hostile_number_reaches_revlib_or_the_pose(
         lambda d: d.set_module_states([SwerveModuleState(math.inf, Rotation2d())] * 4),
         lambda d: d.set_module_states([SwerveModuleState(1.0, Rotation2d(math.nan))] * 4),
         lambda d: d.drive_facing(1.0, 0.0, Rotation2d(math.nan)),
+        lambda d: d.drive_facing(1.0, 0.0, Rotation2d(1e308)),
     ],
-    ids=["drive nan", "drive inf", "centre nan", "states nan", "states inf", "angle nan", "facing"],
+    ids=[
+        "drive nan",
+        "drive inf",
+        "centre nan",
+        "states nan",
+        "states inf",
+        "angle nan",
+        "facing",
+        "facing 1e308",
+    ],
 )
 def test_a_refused_command_stops_the_robot_and_says_which_call(command: Command) -> None:
     """In simulation a NaN drove a Spark robot backwards at full speed, an infinity forwards."""
@@ -204,11 +214,12 @@ def test_a_refused_command_stops_the_robot_and_says_which_call(command: Command)
 def test_huge_finite_speeds_drive_at_top_speed_in_their_direction() -> None:
     """1e308 used to become NaN wheel speeds after desaturation."""
     with simulated() as h:
+        refused = h.drive.refusals.count
         h.run(1.5, lambda d: d.drive(ChassisSpeeds(1e308, 0.0, 0.0)))
         speeds = [m.speed_setpoint_mps for m in h.drive.modules]
         assert all(math.isfinite(s) and s > 0.9 * h.drive.max_speed for s in speeds), speeds
         assert h.sim.true_pose.X() > 1.0
-        assert h.drive.refusals.count == 0 or "1e+308" not in str(h.drive.refusals.last)
+        assert h.drive.refusals.count == refused  # driven, not refused
 
 
 def test_a_module_refuses_a_nan_state_and_names_the_call() -> None:
@@ -287,6 +298,7 @@ def test_good_vision_measurements_are_still_used() -> None:
         Pose2d(0.0, -math.inf, Rotation2d()),
         Pose2d(1.0, 1.0, Rotation2d(math.inf)),
         Pose2d(1e300, 0.0, Rotation2d()),
+        Pose2d(1.0, 1.0, Rotation2d(1e308)),  # finite, but its direction is rounding noise
     ],
 )
 def test_reset_pose_refuses_a_pose_that_is_not_finite_or_off_the_field(pose: Pose2d) -> None:
