@@ -3,7 +3,7 @@
 Every motor adapter passes each set-point through its :class:`SetpointGuard` just before the vendor
 call, whatever called it (the drive, a module, robot code holding the adapter, a test):
 
-* a value that is not a finite number (NaN, ±infinity) is **refused**: the motor is stopped
+* a value that is not a finite number (NaN, ±infinity), or a position beyond ±1e9, is **refused**: the motor is stopped
   instead (the adapter's neutral output), the refusal is counted and a warning Alert names the
   call and the value;
 * a finite value beyond what the motor can physically do is **clamped** to it: speeds to the
@@ -27,6 +27,7 @@ from swervelib.devices.settings import MotorSettings, Role
 from swervelib.text import printable_repr
 
 DEFAULT_VOLTS = 12.0
+MAX_POSITION = 1e9  # degrees or metres: far beyond any mechanism, far below overflow
 
 
 def _shown(value: float) -> str:
@@ -72,9 +73,11 @@ class SetpointGuard:
         feedforward_volts = -volts if feedforward_volts < -volts else min(feedforward_volts, volts)
         return speed, feedforward_volts
 
-    def position(self, call: str, degrees: float) -> bool:
-        """Whether a position (set_angle, or seeding the encoder) is finite; refused if not."""
-        if math.isfinite(degrees):
+    def position(self, call: str, value: float) -> bool:
+        """Whether a position (set_angle, or seeding the encoder; degrees or metres) is finite and
+        within ±:data:`MAX_POSITION` (beyond, the conversion to the controller's native units can
+        overflow to infinity); refused if not."""
+        if -MAX_POSITION <= value <= MAX_POSITION:
             return True
-        self.refuse(f"{call}({_shown(degrees)})")
+        self.refuse(f"{call}({_shown(value)})")
         return False

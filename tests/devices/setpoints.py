@@ -12,8 +12,11 @@ import math
 from dataclasses import dataclass, field
 from typing import Any
 
+from hypothesis import strategies as st
+
 from swervelib.config.catalog import MOTOR_FREE_SPEED_RPS
 from swervelib.devices.settings import MotorSettings
+from tests.hostile import numbers
 
 
 @dataclass
@@ -65,5 +68,28 @@ CALLS = ("set_voltage", "set_velocity", "set_angle", "set_position")
 
 def is_refused(call: str, a: float, b: float) -> bool:
     """Whether the adapter must refuse this call (a set-point refused also stops the motor; a
-    refused ``set_position`` leaves the encoder as it was)."""
+    refused ``set_position`` leaves the encoder as it was). Positions beyond ±1e9 are refused."""
+    if call in ("set_angle", "set_position"):
+        return not -1e9 <= a <= 1e9
     return not math.isfinite(a) or (call == "set_velocity" and not math.isfinite(b))
+
+
+# A few calls in a row, each with two arbitrary numbers (the second is set_velocity's volts).
+call_lists = st.lists(st.tuples(st.sampled_from(CALLS), numbers, numbers), min_size=1, max_size=6)
+
+
+def make_calls_and_check(
+    motor: Any, sent: Sent, calls: list[tuple[str, float, float]], *, after_each: Any = None
+) -> None:
+    """Make ``calls`` on the adapter (its vendor object spied on into ``sent``), then check the
+    contract: nothing out of range reached the vendor, each hostile call was refused and counted,
+    and each refused set-point stopped the motor."""
+    refused = motor.guard.refused
+    for call, a, b in calls:
+        command(motor, call, a, b)
+        if after_each is not None:
+            after_each()
+    assert not violations(motor.settings, sent), violations(motor.settings, sent)[:5]
+    assert motor.guard.refused - refused == sum(is_refused(*c) for c in calls)
+    stops = [c for c in sent.calls if c[0] == "volts" and c[1] == 0.0]
+    assert len(stops) >= sum(is_refused(*c) for c in calls if c[0] != "set_position")

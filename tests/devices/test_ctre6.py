@@ -38,8 +38,7 @@ from swervelib.devices.ctre6.pigeon2 import Pigeon2Imu
 from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
 from swervelib.devices.faults import ALERT_GROUP, with_retries
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
-from tests.devices.setpoints import CALLS, Sent, command, is_refused, violations
-from tests.hostile import numbers
+from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
 
 FX_TYPES = (
     "talonfx",
@@ -858,21 +857,11 @@ def spy_on_phoenix6(motor: Any, monkeypatch: pytest.MonkeyPatch) -> Sent:
 
 
 @settings(max_examples=100, deadline=None, derandomize=True)
-@given(
-    which=st.sampled_from(["angle", "drive"]),
-    calls=st.lists(st.tuples(st.sampled_from(CALLS), numbers, numbers), min_size=1, max_size=6),
-)
+@given(which=st.sampled_from(["angle", "drive"]), calls=call_lists)
 def test_only_finite_in_range_setpoints_reach_phoenix6(
     module: Module, which: str, calls: list[tuple[str, float, float]]
 ) -> None:
     motor = (module.angle if which == "angle" else module.drive)[False]
     with pytest.MonkeyPatch.context() as monkeypatch:
-        sent = spy_on_phoenix6(motor, monkeypatch)
-        refused = motor.guard.refused
-        for call, a, b in calls:
-            command(motor, call, a, b)
+        make_calls_and_check(motor, spy_on_phoenix6(motor, monkeypatch), calls)
     motor.set_voltage(0.0)
-    assert not violations(motor.settings, sent), violations(motor.settings, sent)[:5]
-    assert motor.guard.refused - refused == sum(is_refused(*c) for c in calls)
-    stops = [c for c in sent.calls if c[0] == "volts" and c[1] == 0.0]
-    assert len(stops) >= sum(is_refused(*c) for c in calls if c[0] != "set_position")

@@ -30,8 +30,7 @@ from swervelib.devices import registry
 from swervelib.devices.rev.encoders import SparkAnalogEncoder, SparkAttachedEncoder
 from swervelib.devices.rev.motor import SparkMotor
 from swervelib.devices.settings import EncoderSettings, MotorSettings, Role
-from tests.devices.setpoints import CALLS, Sent, command, is_refused, violations
-from tests.hostile import numbers
+from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
 
 # type string -> (controller class, DCMotor factory) as YAGSL maps them
 MOTORS: dict[str, tuple[type, str]] = {
@@ -496,22 +495,13 @@ def rev_motors() -> list[SparkMotor]:
 
 
 @settings(max_examples=200, deadline=None, derandomize=True)
-@given(
-    index=st.integers(0, 1),
-    calls=st.lists(st.tuples(st.sampled_from(CALLS), numbers, numbers), min_size=1, max_size=8),
-)
+@given(index=st.integers(0, 1), calls=call_lists)
 def test_only_finite_in_range_setpoints_reach_revlib(
     rev_motors: list[SparkMotor], index: int, calls: list[tuple[str, float, float]]
 ) -> None:
     motor = rev_motors[index]
     with pytest.MonkeyPatch.context() as monkeypatch:
         sent = spy_on_revlib(motor, monkeypatch)
-        refused = motor.guard.refused
-        for call, a, b in calls:
-            command(motor, call, a, b)
-            motor.sim.set_rotor(0.0, 0.0, DT)
-    assert not violations(motor.settings, sent), violations(motor.settings, sent)[:5]
-    assert motor.guard.refused - refused == sum(is_refused(*c) for c in calls)
-    stops = [c for c in sent.calls if c[0] == "volts" and c[1] == 0.0]
-    refused_setpoints = sum(is_refused(*c) for c in calls if c[0] != "set_position")
-    assert len(stops) >= refused_setpoints  # every refused set-point stopped the motor
+        make_calls_and_check(
+            motor, sent, calls, after_each=lambda: motor.sim.set_rotor(0.0, 0.0, DT)
+        )

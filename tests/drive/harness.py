@@ -114,3 +114,20 @@ def simulated(
     finally:
         drive.stop()
         resumeTiming()
+
+
+class ImuOutage:
+    """Replaces the drive's IMU reading: it raises for the next ``loops`` reads (an IMU that is
+    not answering), then reads ``jump`` degrees off what the IMU says (a rebooted IMU)."""
+
+    def __init__(self, drive: SwerveDrive, monkeypatch: Any, loops: int = 0, jump: float = 0.0):
+        self.read = drive.imu.get_raw_yaw_degrees
+        self.loops = loops
+        self.jump = jump
+        monkeypatch.setattr(drive.imu, "get_raw_yaw_degrees", self)
+
+    def __call__(self) -> float:
+        if self.loops > 0:
+            self.loops -= 1
+            raise RuntimeError("IMU not answering")
+        return self.read() + self.jump

@@ -15,7 +15,7 @@ import pytest
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive
-from tests.drive.harness import Harness, simulated
+from tests.drive.harness import Harness, ImuOutage, simulated
 
 
 def heading_error_deg(h: Harness) -> float:
@@ -87,17 +87,9 @@ def test_an_imu_that_rebooted_does_not_make_the_heading_jump(
     the wheels."""
     with simulated() as h:
         h.run(2.0, random_driving(3))
-        read = h.drive.imu.get_raw_yaw_degrees
-        away = {"loops": 100}
-        jump = -read() + 3.0  # after the reboot it reads about 3° where it read its old yaw
-
-        def reading() -> float:
-            if away["loops"] > 0:
-                away["loops"] -= 1
-                raise RuntimeError("IMU rebooting")
-            return read() + jump
-
-        monkeypatch.setattr(h.drive.imu, "get_raw_yaw_degrees", reading)
+        # After the reboot it reads about 3° where it read its old yaw.
+        jump = -h.drive.imu.get_raw_yaw_degrees() + 3.0
+        ImuOutage(h.drive, monkeypatch, loops=100, jump=jump)
         watch = Watch(h, random_driving(4))
         h.run(5.0, watch)
         worst = watch.worst
@@ -113,16 +105,7 @@ def test_imu_back_after_a_long_outage_agrees_with_the_wheels_and_keeps_its_zero(
     """Two seconds without the IMU while spinning: the wheels drift a little; when the IMU
     answers again it is believed (it kept counting), so the heading is exact again."""
     with simulated() as h:
-        read = h.drive.imu.get_raw_yaw_degrees
-        away = {"loops": 100}
-
-        def reading() -> float:
-            if away["loops"] > 0:
-                away["loops"] -= 1
-                raise RuntimeError("IMU unplugged")
-            return read()
-
-        monkeypatch.setattr(h.drive.imu, "get_raw_yaw_degrees", reading)
+        ImuOutage(h.drive, monkeypatch, loops=100)
         h.run(3.0, lambda d: d.drive(ChassisSpeeds(1.0, 0.0, 2.0), field_relative=True))
         monkeypatch.undo()
         assert heading_error_deg(h) < 0.5
@@ -134,18 +117,9 @@ def test_a_short_outage_believes_the_imu_even_when_the_wheels_are_wrong(
     """Half a second away cannot be a reboot: the IMU is right, whatever the wheels say (a module
     on its fallback encoder can make their estimate far off)."""
     with simulated() as h:
-        read = h.drive.imu.get_raw_yaw_degrees
-        away = {"loops": 25}
-
-        def reading() -> float:
-            if away["loops"] > 0:
-                away["loops"] -= 1
-                raise RuntimeError("IMU frame lost")
-            return read()
-
         wheel_turn = h.drive._wheel_turn_deg
         monkeypatch.setattr(h.drive, "_wheel_turn_deg", lambda p: 3.0 * wheel_turn(p))
-        monkeypatch.setattr(h.drive.imu, "get_raw_yaw_degrees", reading)
+        ImuOutage(h.drive, monkeypatch, loops=25)
         h.run(1.0, lambda d: d.drive(ChassisSpeeds(0.0, 0.0, 2.0)))
         monkeypatch.undo()
         assert heading_error_deg(h) < 0.5

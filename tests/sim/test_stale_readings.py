@@ -11,7 +11,7 @@ import pytest
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 
-from tests.drive.harness import Harness, simulated
+from tests.drive.harness import Harness, ImuOutage, simulated
 from tests.sim import alert_texts
 
 
@@ -84,23 +84,12 @@ def test_zero_heading_while_the_imu_is_away_holds_after_it_returns(
 ) -> None:
     """The reset defines the heading on the wheels' yaw: the IMU must not shift it on return."""
     with simulated() as h:
-        read = h.drive.imu.get_raw_yaw_degrees
-        away = {"on": False}
-
-        def reading() -> float:
-            if away["on"]:
-                raise RuntimeError("IMU not answering")
-            return read()
-
-        monkeypatch.setattr(h.drive.imu, "get_raw_yaw_degrees", reading)
         h.run(0.5, spin)
-        away["on"] = True
+        ImuOutage(h.drive, monkeypatch, loops=155)
         h.run(3.0, spin)  # the wheels alone: they drift a little
         h.drive.zero_heading()
         zero = h.sim.true_yaw_deg
-        h.run(0.1, spin)
-        away["on"] = False
-        h.run(1.0, spin)
+        h.run(1.1, spin)  # back after 0.1 s more
         assert heading_error_deg(h, zero) < 0.5
         monkeypatch.undo()
 

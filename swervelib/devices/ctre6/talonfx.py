@@ -21,7 +21,7 @@ from phoenix6.sim import TalonFXSimState
 from swervelib.config.catalog import Motor
 from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
 from swervelib.devices.faults import FaultAlert, apply_config
-from swervelib.devices.guard import SetpointGuard
+from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.settings import MotorSettings, Role
 
@@ -204,7 +204,9 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.device.set_control(request)
 
     def set_angle(self, degrees: float) -> None:
-        if degrees - degrees != 0.0 and not self.guard.position("set_angle", degrees):
+        if not -MAX_POSITION <= degrees <= MAX_POSITION and not self.guard.position(
+            "set_angle", degrees
+        ):
             self.set_voltage(0.0)
             return
         request = self._position_request

@@ -29,7 +29,7 @@ from wpimath.system.plant import DCMotor
 
 from swervelib.config.model import PIDF
 from swervelib.devices.faults import FaultAlert, apply_config
-from swervelib.devices.guard import SetpointGuard
+from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.rev.pool import POOL
 from swervelib.devices.settings import MotorSettings, Role
@@ -238,7 +238,9 @@ class SparkMotor(SwerveMotor):
         self._set_setpoint(units_per_second, _VELOCITY, _SLOT0, feedforward_volts, _FF_VOLTS)
 
     def set_angle(self, degrees: float) -> None:
-        if degrees - degrees != 0.0 and not self.guard.position("set_angle", degrees):
+        if not -MAX_POSITION <= degrees <= MAX_POSITION and not self.guard.position(
+            "set_angle", degrees
+        ):
             self._set_setpoint(0.0, _VOLTAGE)
             return
         self._set_setpoint(degrees % 360.0, _POSITION)
