@@ -11,12 +11,14 @@ from typing import TYPE_CHECKING, Any
 from swervelib.config import ConfigError, SwerveConfig, load_directory
 
 if TYPE_CHECKING:
+    from swervelib.drive.safety import FieldArea
     from swervelib.drive.swerve_drive import SwerveDrive
     from swervelib.drive.telemetry import TelemetryVerbosity
 
 __version__ = "0.1.0"
 __all__ = [
     "ConfigError",
+    "FieldArea",
     "SwerveConfig",
     "SwerveDrive",
     "TelemetryVerbosity",
@@ -31,6 +33,10 @@ def __getattr__(name: str) -> Any:
         from swervelib.drive.swerve_drive import SwerveDrive
 
         return SwerveDrive
+    if name == "FieldArea":
+        from swervelib.drive.safety import FieldArea
+
+        return FieldArea
     if name == "TelemetryVerbosity":
         from swervelib.drive.telemetry import TelemetryVerbosity
 

@@ -5,8 +5,9 @@ public command checks its own inputs here before doing anything with them; a ref
 the drive and shows a warning Alert naming the call and the value (the motor adapters check once
 more, just before every vendor call: :mod:`swervelib.devices.guard`).
 
-The field area bounds the poses the drive accepts from outside (``reset_pose``, vision): a
-pose off the field is a bug or a bad measurement, never where the robot is.
+The field area bounds the poses the drive accepts from vision: a measurement off the field is a
+bad tag solve, never where the robot is. ``reset_pose`` takes any pose within 1 km (a practice
+floor is not a field); neither takes one that is not finite.
 """
 
 from __future__ import annotations
@@ -27,6 +28,8 @@ FIELD_MARGIN_M = 1.0
 # A centre of rotation further than this from the robot is not a centre of rotation.
 MAX_CENTER_OF_ROTATION_M = 1000.0
 MAX_ANGLE_RAD = 1e6
+# No pose is further than this from the origin, on a field or off it.
+MAX_DISTANCE_M = 1000.0
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,6 +78,8 @@ def pose_problem(pose: Pose2d, field: FieldArea | None) -> tuple[str, str] | Non
             "pose not finite",
             f"pose ({shown(x)}, {shown(y)}, {angle} rad) is not finite (angles within ±1e6 rad)",
         )
+    if not (-MAX_DISTANCE_M <= x <= MAX_DISTANCE_M and -MAX_DISTANCE_M <= y <= MAX_DISTANCE_M):
+        return "off the field", f"pose ({x:g}, {y:g}) m is more than {MAX_DISTANCE_M:g} m away"
     if field is not None and not field.contains(pose):
         return "off the field", (
             f"pose ({x:.2f} m, {y:.2f} m) is off the field "

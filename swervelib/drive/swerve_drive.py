@@ -256,7 +256,7 @@ class SwerveDrive:
             module.seed_relative_encoder()
         self.yaw.resync()
         self._positions = tuple([m.get_position() for m in self.modules])
-        self.reset_pose(self._pose)
+        self._reset(self._pose)
 
     def _step_own_simulation(self, dt: float) -> None:
         if self._sim is None:
@@ -447,15 +447,18 @@ class SwerveDrive:
     def reset_pose(self, pose: Pose2d) -> None:
         """Set the pose; the gyro is left alone and odometry stays consistent with it.
 
-        A pose that is not finite, or off :attr:`field`, is refused (the pose stays as it was and
-        the ``Swerve commands`` Alert says why).
+        A pose that is not finite, or more than 1 km from the origin, is refused (the pose stays
+        as it was and the ``Swerve commands`` Alert says why). Off the field is fine: odometry
+        started at the origin, a field corner, goes negative on any practice floor.
         """
-        problem = pose_problem(pose, self.field)
+        problem = pose_problem(pose, None)
         if problem is not None:
             self.refusals.refuse("reset_pose()", problem[1], "pose kept")
             return
         rotation = pose.rotation()  # normalised: Rotation2d(1e308) keeps 1e308 as its radians
-        pose = Pose2d(pose.translation(), Rotation2d(rotation.cos(), rotation.sin()))
+        self._reset(Pose2d(pose.translation(), Rotation2d(rotation.cos(), rotation.sin())))
+
+    def _reset(self, pose: Pose2d) -> None:
         self.estimator.resetPosition(
             Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, pose
         )
@@ -468,7 +471,7 @@ class SwerveDrive:
 
     def zero_heading(self) -> None:
         """Make the current direction the field's 0 rad, keeping the position."""
-        self.reset_pose(Pose2d(self._pose.translation(), Rotation2d()))
+        self._reset(Pose2d(self._pose.translation(), Rotation2d()))
 
     def get_raw_yaw(self) -> Rotation2d:
         """The IMU yaw after ``invertedIMU``, before any zeroing."""

@@ -24,6 +24,7 @@ from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 
 from swervelib import SwerveDrive
 from swervelib.config.catalog import MOTOR_FREE_SPEED_RPS
+from swervelib.drive.safety import FieldArea
 from tests.drive.harness import LOOP, Harness, simulated
 from tests.hostile import numbers
 from tests.sim import alert_texts
@@ -301,7 +302,7 @@ def test_good_vision_measurements_are_still_used() -> None:
         Pose2d(1.0, 1.0, Rotation2d(1e308)),  # finite, but its direction is rounding noise
     ],
 )
-def test_reset_pose_refuses_a_pose_that_is_not_finite_or_off_the_field(pose: Pose2d) -> None:
+def test_reset_pose_refuses_a_pose_that_is_not_finite_or_absurdly_far(pose: Pose2d) -> None:
     with simulated(initial_pose=Pose2d(2.0, 1.0, Rotation2d())) as h:
         before = h.drive.refusals.count
         h.drive.reset_pose(pose)
@@ -313,14 +314,30 @@ def test_reset_pose_refuses_a_pose_that_is_not_finite_or_off_the_field(pose: Pos
 
 
 def test_the_field_area_can_be_widened_or_switched_off() -> None:
-    with simulated() as h:
+    with simulated(initial_pose=Pose2d(3.0, 3.0, Rotation2d())) as h:
         field = h.drive.field
+        target = Pose2d(20.0, 4.0, Rotation2d())  # 3.5 m beyond the far wall
         try:
+            now = wpilib.Timer.getFPGATimestamp()
+            assert not h.drive.add_vision_measurement(target, now, (0.01, 0.01, 0.01))
+            h.drive.field = FieldArea(length_m=25.0, width_m=10.0)
+            assert h.drive.add_vision_measurement(target, now, (0.01, 0.01, 0.01))
             h.drive.field = None
-            h.drive.reset_pose(Pose2d(40.0, -20.0, Rotation2d()))
-            assert h.drive.get_pose().X() == pytest.approx(40.0)
+            assert h.drive.add_vision_measurement(Pose2d(40.0, -20.0, Rotation2d()), now)
         finally:
             h.drive.field = field
+
+
+def test_reset_pose_and_zero_heading_work_off_the_field() -> None:
+    """Odometry started at the origin (a field corner) goes negative on any practice floor."""
+    with simulated() as h:
+        refused = h.drive.refusals.count
+        h.drive.reset_pose(Pose2d(-5.0, -3.0, Rotation2d(1.0)))
+        h.run(0.1)
+        h.drive.zero_heading()
+        assert h.drive.get_pose().X() == pytest.approx(-5.0, abs=0.05)
+        assert h.drive.get_heading().radians() == 0.0
+        assert h.drive.refusals.count == refused
 
 
 @pytest.mark.parametrize(
