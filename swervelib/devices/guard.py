@@ -65,10 +65,12 @@ class SetpointGuard:
 
     def velocity(self, speed: float, feedforward_volts: float) -> tuple[float, float] | None:
         """Speed within ±free speed and feedforward within ±max volts, or None (refused)."""
+        limit, volts = self.max_speed, self.max_volts
+        if -limit <= speed <= limit and -volts <= feedforward_volts <= volts:  # the usual case
+            return speed, feedforward_volts
         if not (math.isfinite(speed) and math.isfinite(feedforward_volts)):
             self.refuse(f"set_velocity({_shown(speed)} {self.unit}, {_shown(feedforward_volts)} V)")
             return None
-        limit, volts = self.max_speed, self.max_volts
         speed = -limit if speed < -limit else min(speed, limit)
         feedforward_volts = -volts if feedforward_volts < -volts else min(feedforward_volts, volts)
         return speed, feedforward_volts

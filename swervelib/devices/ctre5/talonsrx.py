@@ -189,16 +189,11 @@ class TalonSRXMotor(SwerveMotor):
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
         feed_enable()
-        guard = self.guard
-        if not (
-            -guard.max_speed <= units_per_second <= guard.max_speed
-            and -guard.max_volts <= feedforward_volts <= guard.max_volts
-        ):  # out of range, NaN or infinite
-            checked = guard.velocity(units_per_second, feedforward_volts)
-            if checked is None:
-                self.talon.neutralOutput()
-                return
-            units_per_second, feedforward_volts = checked
+        checked = self.guard.velocity(units_per_second, feedforward_volts)
+        if checked is None:  # NaN or infinite
+            self.talon.neutralOutput()
+            return
+        units_per_second, feedforward_volts = checked
         native = units_per_second / self._unit / 10.0  # counts per 100 ms
         self.talon.set(
             phoenix5.ControlMode.Velocity,

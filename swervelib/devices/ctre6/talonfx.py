@@ -188,16 +188,11 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.device.set_control(request)
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
-        guard = self.guard
-        if not (
-            -guard.max_speed <= units_per_second <= guard.max_speed
-            and -guard.max_volts <= feedforward_volts <= guard.max_volts
-        ):  # out of range, NaN or infinite
-            checked = guard.velocity(units_per_second, feedforward_volts)
-            if checked is None:
-                self.set_voltage(0.0)
-                return
-            units_per_second, feedforward_volts = checked
+        checked = self.guard.velocity(units_per_second, feedforward_volts)
+        if checked is None:  # NaN or infinite
+            self.set_voltage(0.0)
+            return
+        units_per_second, feedforward_volts = checked
         request = self._velocity_request
         request.velocity = units_per_second / self._scale
         request.feed_forward = feedforward_volts

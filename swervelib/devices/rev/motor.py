@@ -225,16 +225,11 @@ class SparkMotor(SwerveMotor):
     # of the call itself, and a Spark that stops taking commands also stops answering, which
     # fault() (run about once a second) reports from its last error.
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
-        guard = self.guard
-        if not (
-            -guard.max_speed <= units_per_second <= guard.max_speed
-            and -guard.max_volts <= feedforward_volts <= guard.max_volts
-        ):  # out of range, NaN or infinite
-            checked = guard.velocity(units_per_second, feedforward_volts)
-            if checked is None:
-                self._set_setpoint(0.0, _VOLTAGE)
-                return
-            units_per_second, feedforward_volts = checked
+        checked = self.guard.velocity(units_per_second, feedforward_volts)
+        if checked is None:  # NaN or infinite
+            self._set_setpoint(0.0, _VOLTAGE)
+            return
+        units_per_second, feedforward_volts = checked
         self._set_setpoint(units_per_second, _VELOCITY, _SLOT0, feedforward_volts, _FF_VOLTS)
 
     def set_angle(self, degrees: float) -> None:
