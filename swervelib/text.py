@@ -10,10 +10,13 @@ says what is really there. Pure Python.
 
 from __future__ import annotations
 
+import os
 import unicodedata
 from typing import TextIO
 
 DEFAULT_LIMIT = 200
+PATH_LIMIT = 300
+NUMBER_LIMIT = 40
 # Control (Cc), format (Cf: bidi overrides, zero-width characters), surrogate (Cs), private use
 # (Co), unassigned (Cn), and line/paragraph separators (Zl, Zp): shown as escapes.
 _UNSAFE_CATEGORIES = frozenset({"Cc", "Cf", "Cs", "Co", "Cn", "Zl", "Zp"})
@@ -60,6 +63,17 @@ def printable_repr(value: object, limit: int | None = DEFAULT_LIMIT) -> str:
     if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 2_000:
         return f"<integer of about {int(value.bit_length() * 0.30103)} digits>"
     return printable(repr(value), limit)
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A file or directory name for a message (printable, at most :data:`PATH_LIMIT` characters)."""
+    return printable(os.fspath(path), PATH_LIMIT)
+
+
+def shown_number(value: object) -> str:
+    """A value read from outside, for an Alert or a message (at most :data:`NUMBER_LIMIT`
+    characters: ``nan``, ``1e+308``, a 5000-digit integer described)."""
+    return printable_repr(value, NUMBER_LIMIT)
 
 
 def for_stream(text: str, stream: TextIO) -> str:

@@ -9,14 +9,11 @@ rather than a ``UnicodeEncodeError``.
 from __future__ import annotations
 
 import argparse
-import os
 import sys
 from typing import Any, TextIO
 
 from swervelib.config import ConfigError, SwerveConfig, load_directory
-from swervelib.text import for_stream, printable
-
-PATH_LIMIT = 300
+from swervelib.text import for_stream, printable, shown_path
 
 
 def register(commands: Any) -> None:
@@ -42,7 +39,7 @@ def emit(text: str, stream: TextIO) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.stderr) -> int:
-    directory = printable(os.fspath(args.directory), PATH_LIMIT)
+    directory = shown_path(args.directory)
     if getattr(args, "recover", False):
         from swervelib.tools.edit import EditError, recover
 
@@ -76,7 +73,7 @@ def summary(config: SwerveConfig) -> str:
     imu = drive.imu
     bus = f" on {imu.canbus}" if imu.canbus else ""
     lines = [
-        f"{printable(config.directory, PATH_LIMIT)}: valid, {len(config.modules)} modules",
+        f"{shown_path(config.directory)}: valid, {len(config.modules)} modules",
         f"  IMU: {imu.type} id {imu.id}{bus}, invertedIMU={_flag(drive.imu_inverted)}",
         f"  max speed: {config.max_speed_mps:.2f} m/s"
         + ("" if drive.max_speed_mps is not None else " (drive motor free speed)"),

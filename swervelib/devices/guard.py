@@ -3,9 +3,9 @@
 Every motor adapter passes each set-point through its :class:`SetpointGuard` just before the vendor
 call, whatever called it (the drive, a module, robot code holding the adapter, a test):
 
-* a value that is not a finite number (NaN, ±infinity), or a position beyond ±1e9, is **refused**: the motor is stopped
-  instead (the adapter's neutral output), the refusal is counted and a warning Alert names the
-  call and the value;
+* a value that is not a finite number (NaN, ±infinity), or a position beyond ±1e9, is
+  **refused**: the motor is stopped instead (the adapter's neutral output), the refusal is counted
+  and a warning Alert names the call and the value;
 * a finite value beyond what the motor can physically do is **clamped** to it: speeds to the
   motor's free speed (through the gearing, in the adapter's units), volts and feedforward volts to
   the configured optimal voltage (12 V by default).
@@ -24,14 +24,10 @@ import wpilib
 from swervelib.config.catalog import MOTOR_FREE_SPEED_RPS
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.settings import MotorSettings, Role
-from swervelib.text import printable_repr
+from swervelib.text import shown_number
 
 DEFAULT_VOLTS = 12.0
 MAX_POSITION = 1e9  # degrees or metres: far beyond any mechanism, far below overflow
-
-
-def _shown(value: float) -> str:
-    return printable_repr(value, 40)
 
 
 class SetpointGuard:
@@ -48,17 +44,15 @@ class SetpointGuard:
         self.refused = 0
         self._alert = FaultAlert(f"{settings.label} set-point", wpilib.Alert.AlertType.kWarning)
 
-    def refuse(self, call: str) -> None:
+    def refuse(self, call: str, why: str = "not a finite number") -> None:
         """Count and report a refused call (the adapter stops the motor)."""
         self.refused += 1
-        self._alert.update(
-            f"refused {call}: not a finite number, motor stopped ({self.refused} refused so far)"
-        )
+        self._alert.update(f"refused {call}: {why}, motor stopped ({self.refused} refused so far)")
 
     def volts(self, volts: float) -> float | None:
         """``volts`` within ±max volts, or None (refused) when it is not finite."""
         if not math.isfinite(volts):
-            self.refuse(f"set_voltage({_shown(volts)} V)")
+            self.refuse(f"set_voltage({shown_number(volts)} V)")
             return None
         limit = self.max_volts
         return -limit if volts < -limit else min(volts, limit)
@@ -69,7 +63,9 @@ class SetpointGuard:
         if -limit <= speed <= limit and -volts <= feedforward_volts <= volts:  # the usual case
             return speed, feedforward_volts
         if not (math.isfinite(speed) and math.isfinite(feedforward_volts)):
-            self.refuse(f"set_velocity({_shown(speed)} {self.unit}, {_shown(feedforward_volts)} V)")
+            self.refuse(
+                f"set_velocity({shown_number(speed)} {self.unit}, {shown_number(feedforward_volts)} V)"
+            )
             return None
         speed = -limit if speed < -limit else min(speed, limit)
         feedforward_volts = -volts if feedforward_volts < -volts else min(feedforward_volts, volts)
@@ -81,5 +77,6 @@ class SetpointGuard:
         overflow to infinity); refused if not."""
         if -MAX_POSITION <= value <= MAX_POSITION:
             return True
-        self.refuse(f"{call}({_shown(value)})")
+        why = "not a finite number" if value != value or math.isinf(value) else "beyond ±1e9"
+        self.refuse(f"{call}({shown_number(value)})", why)
         return False

@@ -26,7 +26,7 @@ from swervelib.angles import wrap_180, wrap_360
 from swervelib.config.model import ModuleConfig
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
-from swervelib.text import printable_repr
+from swervelib.text import shown_number
 
 NOMINAL_VOLTS = 12.0
 READ_ERRORS = (
@@ -289,8 +289,8 @@ class SwerveModule:
     def _refuse(self, speed: float, angle_rad: float) -> None:
         self.refused += 1
         self._refusal_alert.update(
-            f"refused set_desired_state({printable_repr(speed, 40)} m/s, "
-            f"{printable_repr(angle_rad, 40)} rad): not finite, module stopped "
+            f"refused set_desired_state({shown_number(speed)} m/s, "
+            f"{shown_number(angle_rad)} rad): not finite, module stopped "
             f"({self.refused} refused so far)"
         )
         self.stop()

@@ -19,7 +19,7 @@ import wpilib
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 
 from swervelib.devices.faults import FaultAlert
-from swervelib.text import printable_repr
+from swervelib.text import shown_number
 
 # The 2026 FRC field (REBUILT) inside its walls, in metres.
 FIELD_LENGTH_M = 16.541
@@ -52,11 +52,6 @@ class FieldArea:
         )
 
 
-def shown(value: float) -> str:
-    """A number for an Alert's text (short, and safe whatever it is)."""
-    return printable_repr(value, 40)
-
-
 def usable_rotation(rotation: Rotation2d) -> bool:
     """Finite, and an angle: ``Rotation2d(1e308)`` is finite, but its direction is rounding noise
     (a double has no digits left below 2π at that size), so more than a million radians is not
@@ -73,10 +68,10 @@ def pose_problem(pose: Pose2d, field: FieldArea | None) -> tuple[str, str] | Non
     """``(reason, explanation)`` when ``pose`` cannot be used, else None."""
     x, y = pose.X(), pose.Y()
     if not (math.isfinite(x) and math.isfinite(y) and usable_rotation(pose.rotation())):
-        angle = shown(pose.rotation().radians())
+        angle = shown_number(pose.rotation().radians())
         return (
             "pose not finite",
-            f"pose ({shown(x)}, {shown(y)}, {angle} rad) is not finite (angles within ±1e6 rad)",
+            f"pose ({shown_number(x)}, {shown_number(y)}, {angle} rad) is not finite (angles within ±1e6 rad)",
         )
     if not (-MAX_DISTANCE_M <= x <= MAX_DISTANCE_M and -MAX_DISTANCE_M <= y <= MAX_DISTANCE_M):
         return "off the field", f"pose ({x:g}, {y:g}) m is more than {MAX_DISTANCE_M:g} m away"
@@ -92,7 +87,7 @@ def center_problem(center: Translation2d) -> str | None:
     """Why a centre of rotation cannot be used, or None."""
     x, y = center.X(), center.Y()
     if not (math.isfinite(x) and math.isfinite(y)):
-        return f"center_of_rotation ({shown(x)}, {shown(y)}) is not finite"
+        return f"center_of_rotation ({shown_number(x)}, {shown_number(y)}) is not finite"
     if abs(x) > MAX_CENTER_OF_ROTATION_M or abs(y) > MAX_CENTER_OF_ROTATION_M:
         return (
             f"center_of_rotation ({x:g}, {y:g}) m is more than {MAX_CENTER_OF_ROTATION_M:g} m away"

@@ -48,11 +48,11 @@ from swervelib.drive.safety import (
     Refusals,
     center_problem,
     pose_problem,
-    shown,
     usable_rotation,
 )
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 from swervelib.drive.vision import VisionGate
+from swervelib.text import shown_number
 
 LOOP_PERIOD_S = 0.02
 SUPPORTED_MODULE_COUNTS = (2, 3, 4, 6)
@@ -81,7 +81,7 @@ class SwerveDrive:
     ) -> None:
         for name, value in (("max_speed", max_speed), ("loop_period", loop_period)):
             if value is not None and not (math.isfinite(value) and value > 0.0):
-                raise ValueError(f"{name} must be a positive number, not {shown(value)}")
+                raise ValueError(f"{name} must be a positive number, not {shown_number(value)}")
         count = len(config.modules)
         if count not in SUPPORTED_MODULE_COUNTS:
             raise ConfigError(
@@ -347,7 +347,7 @@ class SwerveDrive:
             -limit <= vx <= limit and -limit <= vy <= limit and -spin_limit <= omega <= spin_limit
         ):
             if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(omega)):
-                why = f"speeds ({shown(vx)}, {shown(vy)}, {shown(omega)}) are not finite"
+                why = f"speeds ({shown_number(vx)}, {shown_number(vy)}, {shown_number(omega)}) are not finite"
                 self._refuse("drive()", why)
                 return
             # Far beyond reach (1e308 would overflow the kinematics): scaled down, same mix.
@@ -390,8 +390,8 @@ class SwerveDrive:
         for index, state in enumerate(states):
             if not (math.isfinite(state.speed) and usable_rotation(state.angle)):
                 why = (
-                    f"module {index} state ({shown(state.speed)} m/s, "
-                    f"{shown(state.angle.radians())} rad) is not finite (angles within ±1e6 rad)"
+                    f"module {index} state ({shown_number(state.speed)} m/s, "
+                    f"{shown_number(state.angle.radians())} rad) is not finite (angles within ±1e6 rad)"
                 )
                 self._refuse("set_module_states()", why)
                 return
@@ -409,8 +409,8 @@ class SwerveDrive:
         integral would keep a NaN for good): the drive stops.
         """
         if not (math.isfinite(vx) and math.isfinite(vy) and usable_rotation(heading)):
-            heading_rad = shown(heading.radians())
-            why = f"({shown(vx)}, {shown(vy)}, heading {heading_rad} rad) is not finite (or > 1e6 rad)"
+            heading_rad = shown_number(heading.radians())
+            why = f"({shown_number(vx)}, {shown_number(vy)}, heading {heading_rad} rad) is not finite (or > 1e6 rad)"
             self._refuse("drive_facing()", why)
             return
         current = self._pose.rotation().radians()

@@ -15,7 +15,8 @@ from collections.abc import Sequence
 
 from wpimath.geometry import Pose2d
 
-from swervelib.drive.safety import FieldArea, Refusals, pose_problem, shown
+from swervelib.drive.safety import FieldArea, Refusals, pose_problem
+from swervelib.text import shown_number
 
 # WPILib's pose estimators keep 1.5 s of odometry to replay a late measurement against; an older
 # one is dropped by WPILib anyway, silently.
@@ -45,7 +46,7 @@ class VisionGate:
         if problem is not None:
             return problem
         if not math.isfinite(timestamp):
-            return "bad timestamp", f"timestamp {shown(timestamp)} is not finite"
+            return "bad timestamp", f"timestamp {shown_number(timestamp)} is not finite"
         if timestamp > now + MAX_LEAD_S:
             return "timestamp in the future", f"timestamp {timestamp - now:.3f} s in the future"
         if timestamp < now - MAX_AGE_S:
@@ -54,7 +55,7 @@ class VisionGate:
             if len(std_devs) != 3:
                 return "bad std devs", f"{len(std_devs)} std devs, expected 3 (x, y, heading)"
             if not all(math.isfinite(s) and s >= 0.0 for s in std_devs):
-                shown_devs = ", ".join(shown(s) for s in std_devs)
+                shown_devs = ", ".join(shown_number(s) for s in std_devs)
                 return "bad std devs", f"std devs ({shown_devs}) must be finite and ≥ 0"
         return None
 

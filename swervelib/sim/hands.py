@@ -58,7 +58,7 @@ from typing import TYPE_CHECKING, Any, Final
 import ntcore
 
 from swervelib.sim.swerve_sim import MAX_HAND_ROLL_M, MAX_HAND_TURN_DEG, hand_amount
-from swervelib.text import printable, printable_repr
+from swervelib.text import printable, printable_repr, shown_number
 
 if TYPE_CHECKING:
     from swervelib.sim.swerve_sim import SwerveSim
@@ -101,7 +101,7 @@ def _describe(value: object) -> str:
         return "an object"
     if isinstance(value, list):
         return "an array"
-    return printable_repr(value, 40)
+    return shown_number(value)
 
 
 def _error_text(error: Exception) -> str:

@@ -45,7 +45,7 @@ from swervelib.config import ConfigError, load_directory
 from swervelib.config.jsonpos import JSONSyntaxError, parse
 from swervelib.safe_read import MAX_FILE_BYTES, Problem, UnreadableFile, describe_os_error
 from swervelib.safe_read import read_file as _safe_read_file
-from swervelib.text import printable, printable_repr
+from swervelib.text import printable, printable_repr, shown_path
 from swervelib.tools import journal
 from swervelib.tools.journal import BACKUP_DIR, JOURNAL_NAME, RESTORE_SUFFIX, TEMP_SUFFIX
 from swervelib.tools.lock import LOCK_NAME, DirectoryLock, LockError
@@ -570,7 +570,7 @@ class ConfigEditor:
                 raise EditError(str(error)) from None
             if os.path.lexists(self.directory / JOURNAL_NAME):
                 raise EditError(
-                    f"an interrupted edit of {printable(str(self.directory), 300)} is waiting to "
+                    f"an interrupted edit of {shown_path(self.directory)} is waiting to "
                     "be completed; run the command once without --dry-run (it completes that edit "
                     "first)"
                 )
@@ -600,7 +600,7 @@ class ConfigEditor:
             data = _read(self.directory / relative)
             if data is None:
                 raise EditError(
-                    f"{printable(relative)} does not exist in {printable(str(self.directory), 300)}"
+                    f"{printable(relative)} does not exist in {shown_path(self.directory)}"
                 )
             bom, text = _decode(relative, data)
             _check_json(relative, text)
@@ -982,7 +982,7 @@ class ConfigEditor:
             except (FileNotFoundError, NotADirectoryError):
                 continue
             except OSError as error:
-                shown = printable(str(self.directory / folder), 300)
+                shown = shown_path(self.directory / folder)
                 raise EditError(
                     f"cannot list {shown}: {describe_os_error(error)}; nothing was changed"
                 ) from None
@@ -1066,7 +1066,7 @@ class ConfigEditor:
 
 
 def _check_directory(directory: Path) -> None:
-    shown = printable(str(directory), 300)
+    shown = shown_path(directory)
     try:
         mode = os.stat(directory).st_mode
     except (FileNotFoundError, NotADirectoryError):

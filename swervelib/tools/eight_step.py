@@ -35,7 +35,7 @@ from dataclasses import dataclass, fields
 from pathlib import PurePosixPath
 from typing import Any, Final
 
-from swervelib.text import printable, printable_repr
+from swervelib.text import printable, printable_repr, shown_path
 from swervelib.tools.edit import (
     DRIVE_FILE,
     ConfigEditor,
@@ -88,10 +88,6 @@ class _Progress:
     files: tuple[str, ...]
 
 
-def _shown(path: str | os.PathLike[str]) -> str:
-    return printable(os.fspath(path), 300)
-
-
 def _flag(value: bool) -> str:
     return "true" if value else "false"
 
@@ -113,9 +109,9 @@ def _read_progress(editor: ConfigEditor) -> _Progress | None:
             raise ValueError("unexpected content")
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
         raise EditError(
-            f"{_shown(editor.directory / STATE_FILE)} is unreadable ({printable(str(error))}): "
-            f"the starting configuration is in {_shown(editor.directory / ORIGINALS)}; copy it "
-            f"back by hand and delete {_shown(editor.directory / STATE_DIR)}"
+            f"{shown_path(editor.directory / STATE_FILE)} is unreadable ({printable(str(error))}): "
+            f"the starting configuration is in {shown_path(editor.directory / ORIGINALS)}; copy it "
+            f"back by hand and delete {shown_path(editor.directory / STATE_DIR)}"
         ) from None
     return _Progress(step, flipped, tuple(files))
 
@@ -196,7 +192,7 @@ def eight_step(
         isinstance(step, bool) or not isinstance(step, int) or step not in STEPS
     ):
         raise EditError(f"the step must be a whole number from 1 to 8, not {printable_repr(step)}")
-    shown = _shown(directory)
+    shown = shown_path(directory)
     with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
         progress = _read_progress(editor)
         if restore or finish:
@@ -211,7 +207,7 @@ def eight_step(
                     if original is None:
                         raise EditError(
                             f"the starting copy of {printable(file)} is missing from "
-                            f"{_shown(editor.directory / ORIGINALS)}; nothing was restored"
+                            f"{shown_path(editor.directory / ORIGINALS)}; nothing was restored"
                         )
                     editor.replace_file(file, original)
             _forget(editor, progress)

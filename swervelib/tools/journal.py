@@ -43,7 +43,7 @@ from pathlib import Path, PurePosixPath
 from typing import Any, Final
 
 from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, describe_os_error, read_optional
-from swervelib.text import printable
+from swervelib.text import printable, shown_path
 
 __all__ = [
     "BACKUP_DIR",
@@ -117,10 +117,6 @@ class Op:
 # -- file system helpers ----------------------------------------------------------------------------
 
 
-def _shown(path: Path | str) -> str:
-    return printable(os.fspath(path), 300)
-
-
 def read(path: Path, *, follow_symlinks: bool = True) -> bytes | None:
     """The bytes of a regular file of at most :data:`MAX_FILE_BYTES` (None: no file there);
     :class:`TransactionError` naming the real cause for anything else."""
@@ -140,7 +136,7 @@ def refuse_link(directory: Path, relative: str) -> None:
     except OSError:
         return
     raise TransactionError(
-        f"{_shown(path)} is a symbolic link (to {target}); the tools write a new file in its "
+        f"{shown_path(path)} is a symbolic link (to {target}); the tools write a new file in its "
         f"place, which would replace the link with a plain file, so {NOTHING_CHANGED}. Edit the "
         "file it points to by hand, or replace the link with a copy of that file"
     )
@@ -282,7 +278,7 @@ class _Backup:
         existing = [op for op in ops if op.original is not None]
         if not existing:
             return None
-        with _doing(f"cannot create the backup folder {_shown(self.base)}"):
+        with _doing(f"cannot create the backup folder {shown_path(self.base)}"):
             try:
                 os.mkdir(self.base)
                 self.made_base = True
@@ -291,12 +287,12 @@ class _Backup:
                     raise
         staging = self.base / f"{INCOMPLETE_PREFIX}{uuid.uuid4().hex}"
         self.path = staging
-        with _doing(f"cannot create the backup folder {_shown(staging)}"):
+        with _doing(f"cannot create the backup folder {shown_path(staging)}"):
             os.mkdir(staging)
         for op in existing:
             assert op.original is not None
             target = staging / op.path
-            with _doing(f"cannot write the backup of {_shown(op.path)}"):
+            with _doing(f"cannot write the backup of {shown_path(op.path)}"):
                 make_dirs(target.parent)
                 write_new(target, op.original)
                 fsync_dir(target.parent)
@@ -315,9 +311,9 @@ class _Backup:
                 taken = error.errno in (errno.EEXIST, errno.ENOTEMPTY)
                 if taken or (sys.platform == "win32" and isinstance(error, FileExistsError)):
                     continue
-                raise _Failed(f"cannot name the backup folder {_shown(final)}", error) from None
+                raise _Failed(f"cannot name the backup folder {shown_path(final)}", error) from None
             return final
-        raise TransactionError(f"too many backups named {stamp}-* in {_shown(self.base)}")
+        raise TransactionError(f"too many backups named {stamp}-* in {shown_path(self.base)}")
 
     def discard(self) -> None:
         if self.path is not None:
@@ -336,7 +332,7 @@ def write(directory: Path, ops: list[Op], step: StepHook) -> Path | None:
         refuse_link(directory, op.path)
         if read(directory / op.path) != op.original:
             raise TransactionError(
-                f"{_shown(op.path)} changed on disk while it was being edited; {NOTHING_CHANGED}. "
+                f"{shown_path(op.path)} changed on disk while it was being edited; {NOTHING_CHANGED}. "
                 "Run the command again."
             )
     backup = _Backup(directory)
@@ -369,12 +365,12 @@ def write(directory: Path, ops: list[Op], step: StepHook) -> Path | None:
         for op, entry in zip(ops, entries, strict=True):
             final = directory / op.path
             if op.data is None:
-                with _doing(f"cannot delete {_shown(op.path)}"):
+                with _doing(f"cannot delete {shown_path(op.path)}"):
                     final.unlink(missing_ok=True)
                 _remove_empty_parents(directory, op.path)
                 step(f"delete {op.path}")
             else:
-                with _doing(f"cannot replace {_shown(op.path)}"):
+                with _doing(f"cannot replace {shown_path(op.path)}"):
                     os.replace(directory / entry["temp"], final)
                 step(f"replace {op.path}")
             fsync_dir(final.parent)
@@ -414,7 +410,7 @@ def _write_temps(
             continue
         temp = temp_name(op.path, TEMP_SUFFIX)
         final = directory / op.path
-        with _doing(f"cannot write {_shown(op.path)}"):
+        with _doing(f"cannot write {shown_path(op.path)}"):
             make_dirs((directory / temp).parent, created)
             write_new(directory / temp, op.data)
         if op.original is not None:
@@ -447,9 +443,9 @@ def _journal_ops(directory: Path, raw: bytes) -> tuple[str | None, list[dict[str
                     raise ValueError("a sha256 is not text")
     except (ValueError, KeyError, TypeError, AttributeError) as error:
         raise TransactionError(
-            f"{_shown(directory / JOURNAL_NAME)} is unreadable ({printable(str(error), 200)}); an "
+            f"{shown_path(directory / JOURNAL_NAME)} is unreadable ({printable(str(error), 200)}); an "
             "interrupted edit cannot be completed automatically: compare the files with the "
-            f"newest backup in {_shown(directory / BACKUP_DIR)}, then delete the journal"
+            f"newest backup in {shown_path(directory / BACKUP_DIR)}, then delete the journal"
         ) from None
     return backup, ops
 
@@ -461,7 +457,7 @@ def recover(directory: Path) -> str | None:
         return _recover(directory)
     except _Failed as error:
         raise TransactionError(
-            f"an interrupted edit of {_shown(directory)} could not be recovered ({error}); "
+            f"an interrupted edit of {shown_path(directory)} could not be recovered ({error}); "
             "nothing more was changed: fix the cause and run the command again"
         ) from None
 
@@ -476,11 +472,11 @@ def _recover(directory: Path) -> str | None:
             for op in ops:
                 final_path = directory / op["path"]
                 if op.get("delete"):
-                    with _doing(f"cannot delete {_shown(op['path'])}"):
+                    with _doing(f"cannot delete {shown_path(op['path'])}"):
                         final_path.unlink(missing_ok=True)
                     _remove_empty_parents(directory, op["path"])
                 elif (directory / op["temp"]).exists():
-                    with _doing(f"cannot replace {_shown(op['path'])}"):
+                    with _doing(f"cannot replace {shown_path(op['path'])}"):
                         os.replace(directory / op["temp"], final_path)
                 fsync_dir(final_path.parent)
             note = "completed an edit that was interrupted (the journal was complete)"
@@ -516,7 +512,7 @@ def _roll_back(directory: Path, backup: str | None, ops: list[dict[str, Any]]) -
     journal_path = directory / JOURNAL_NAME
     if backup is None:
         raise TransactionError(
-            f"{_shown(journal_path)}: an interrupted edit is incomplete and names no backup; "
+            f"{shown_path(journal_path)}: an interrupted edit is incomplete and names no backup; "
             "restore the files by hand, then delete the journal"
         )
     for op in ops:
@@ -525,17 +521,17 @@ def _roll_back(directory: Path, backup: str | None, ops: list[dict[str, Any]]) -
             old = read(directory / backup / op["path"], follow_symlinks=False)
             if old is None:
                 raise TransactionError(
-                    f"an interrupted edit cannot be undone: the backup of {_shown(op['path'])} "
-                    f"is missing from {_shown(directory / backup)}"
+                    f"an interrupted edit cannot be undone: the backup of {shown_path(op['path'])} "
+                    f"is missing from {shown_path(directory / backup)}"
                 )
             if read(final_path) != old:
                 restore = directory / temp_name(op["path"], RESTORE_SUFFIX)
-                with _doing(f"cannot restore {_shown(op['path'])}"):
+                with _doing(f"cannot restore {shown_path(op['path'])}"):
                     make_dirs(restore.parent)
                     write_new(restore, old)
                     os.replace(restore, final_path)
         else:
-            with _doing(f"cannot delete {_shown(op['path'])}"):
+            with _doing(f"cannot delete {shown_path(op['path'])}"):
                 final_path.unlink(missing_ok=True)
             _remove_empty_parents(directory, op["path"])
         fsync_dir(final_path.parent)

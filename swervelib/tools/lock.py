@@ -43,7 +43,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from swervelib.safe_read import describe_mode, describe_os_error
-from swervelib.text import printable
+from swervelib.text import printable, shown_path
 
 __all__ = ["LOCK_NAME", "DirectoryLock", "LockError", "pid_alive"]
 
@@ -244,11 +244,11 @@ class DirectoryLock:
             self.step_hook(name)
 
     def _where(self) -> str:
-        return printable(str(self.path), 300)
+        return shown_path(self.path)
 
     def refusal(self, who: str) -> LockError:
         return LockError(
-            f"{printable(str(self.path.parent), 300)} is being edited by another swervelib tool "
+            f"{shown_path(self.path.parent)} is being edited by another swervelib tool "
             f"({who}); wait for it to finish and try again. If no swervelib tool is running, "
             f"delete {self._where()}"
         )

@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any, Final, Protocol
 
-from swervelib.text import printable, printable_repr
+from swervelib.text import printable, printable_repr, shown_number
 
 ROOT: Final = "/SmartDashboard/swerve"
 RAW_ABSOLUTE: Final = "Raw Absolute Encoder"
@@ -169,9 +169,7 @@ def module_names_problem(value: object) -> str | None:
                 f"{MAX_MODULE_NAME_CHARS})"
             )
         if printable(name, None) != name:
-            return (
-                f"entry {index} ({printable_repr(name, 40)}) holds control or invisible characters"
-            )
+            return f"entry {index} ({shown_number(name)}) holds control or invisible characters"
     return None
 
 
