@@ -12,7 +12,8 @@ import argparse
 import sys
 from typing import Any, TextIO
 
-from swervelib.config import ConfigError, SwerveConfig, load_directory
+from swervelib.config import ConfigError, SteerFeedback, SwerveConfig, load_directory
+from swervelib.devices.settings import DEFAULT_STEER_GEAR_RATIO
 from swervelib.text import for_stream, printable, shown_path
 
 
@@ -63,6 +64,12 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.st
     return 0
 
 
+_STEERING = {
+    SteerFeedback.MOTOR_ENCODER: "on the angle motor's encoder (seeded from the absolute encoder)",
+    SteerFeedback.ABSOLUTE_ENCODER: "on the absolute encoder (the angle Spark's feedback sensor)",
+}
+
+
 def _flag(value: bool) -> str:
     return "true" if value else "false"
 
@@ -95,10 +102,17 @@ def summary(config: SwerveConfig) -> str:
             f"absoluteEncoderOffset={module.absolute_encoder_offset_deg:g} deg"
         )
         conv = module.conversion
-        lines.append(
-            f"    conversion: {conv.angle_deg_per_rotation:.4g} deg/rotation (angle), "
-            f"{conv.drive_m_per_rotation:.5g} m/rotation (drive)"
-        )
+        angle = f"{conv.angle_deg_per_rotation:.4g} deg/rotation (angle)"
+        if (
+            module.steer_feedback is SteerFeedback.ABSOLUTE_ENCODER
+            and conv.angle_gear_ratio is None
+        ):
+            angle = (
+                "360 deg/turn of the absolute encoder (angle motor gearing not given: "
+                f"Raw Angle Encoder and the simulation assume {DEFAULT_STEER_GEAR_RATIO:.4g}:1)"
+            )
+        lines.append(f"    conversion: {angle}, {conv.drive_m_per_rotation:.5g} m/rotation (drive)")
+        lines.append(f"    steering: {_STEERING[module.steer_feedback]}")
     for warning in config.warnings:
         lines.append(warning.format())
     return "\n".join(lines)

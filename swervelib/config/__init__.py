@@ -18,6 +18,7 @@ from swervelib.config.model import (
     PhysicalProperties,
     PIDFProperties,
     ResolvedConversion,
+    SteerFeedback,
     SwerveConfig,
 )
 
@@ -44,6 +45,7 @@ __all__ = [
     "Problem",
     "ResolvedConversion",
     "Severity",
+    "SteerFeedback",
     "SwerveConfig",
     "Vendor",
     "load_directory",

@@ -23,6 +23,9 @@ from swervelib.config.fields import FileContext
 from swervelib.config.jsonpos import PathKey
 from swervelib.config.model import ModuleConfig
 
+FOOT = 0.3048  # metres per foot
+FEET_TOLERANCE = 1.1  # a maxSpeed in ft/s converts to at most about the modules' free speed
+
 
 @dataclass(frozen=True, slots=True)
 class Source:
@@ -135,9 +138,17 @@ def max_speed(
             f"{speed:.4g} m/s",
         )
     elif speed > slowest:
+        feet = speed * FOOT <= slowest * FEET_TOLERANCE
         reporter.warn(
             source,
-            "above the slowest module's free speed: the drive is capped at it",
+            "above the slowest module's free speed: the drive is capped at it"
+            + (
+                f"; {speed:g} looks like the 2023 YAGSL format's feet per second "
+                f"({speed * FOOT:.3g} m/s), which YAGSL 2024+ ignores: "
+                "`python -m swervelib migrate --max-speed-in-feet DIRECTORY` converts it"
+                if feet
+                else ""
+            ),
             f"at most {slowest:.3g} m/s",
             f"{speed:.4g} m/s",
         )

@@ -1,18 +1,18 @@
 """``conversionFactors``: reading them, and resolving each module's from its own and
-physicalproperties.json's, field by field (YAGSL drops a partial module override; swervelib merges).
+physicalproperties.json's as YAGSL does (a partial module override is dropped, with a warning).
 
 A missing, zero or out-of-range conversion is an error naming what to set, never a silent Infinity
-or NaN. Pure Python.
+or NaN; the pre-2024.5 ``conversionFactor`` is a warning when it is stale and an error pointing to
+``migrate`` when it is all there is. Pure Python.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
 
 from swervelib.config import bounds, combined
 from swervelib.config.combined import Reporter, Source
-from swervelib.config.fields import FileContext, ObjectView, describe, number_text
+from swervelib.config.fields import FileContext, ObjectView, describe
 from swervelib.config.model import (
     INCH,
     AngleConversion,
@@ -24,25 +24,36 @@ from swervelib.config.model import (
 PHYSICAL_FILE = "modules/physicalproperties.json"
 
 
+LEGACY_KEY = "conversionFactor"
+# Keys of older formats that held the conversion: pre-2024.5 `conversionFactor` (module files and
+# physicalproperties.json) and the 2023 physicalproperties `gearRatio` / `wheelDiameter`.
+MODULE_LEGACY_KEYS = (LEGACY_KEY,)
+PHYSICAL_LEGACY_KEYS = (LEGACY_KEY, "gearRatio", "wheelDiameter")
+MIGRATE_HINT = "run `python -m swervelib migrate DIRECTORY` to convert it"
+
+
+def has_legacy(parent: ObjectView, keys: tuple[str, ...] = MODULE_LEGACY_KEYS) -> str | None:
+    """The first of the older formats' conversion ``keys`` the object holds, or None (the key is
+    accepted here; what it means is decided once the conversions are resolved)."""
+    found = [key for key in keys if parent.has(key)]
+    parent.ignore(*found)
+    return found[0] if found else None
+
+
+def warn_stale_legacy(parent: ObjectView, key: str) -> None:
+    """An older format's conversion beside conversions that work: ignored, as YAGSL 2025+ does."""
+    parent.warn(
+        key,
+        f"`{key}` (an older YAGSL format) is ignored, as YAGSL 2025+ ignores it: "
+        "`conversionFactors` is used; `python -m swervelib migrate DIRECTORY` removes the stale "
+        "key",
+        found=describe(parent.data[key]),
+    )
+
+
 def read_conversion_factors(parent: ObjectView) -> ConversionFactors:
     """``conversionFactors`` of a module file or physicalproperties.json, as written (each field
     checked against its range; problems go to the file)."""
-    if parent.has("conversionFactor"):
-        parent.ignore("conversionFactor")
-        legacy = parent.data["conversionFactor"]
-        hint = ""
-        if isinstance(legacy, dict):
-            old_drive, old_angle = (_plain_number(legacy.get(k, 0)) for k in ("drive", "angle"))
-            hint = (
-                f': write "conversionFactors": {{"drive": {{"factor": '
-                f'{old_drive}}}, "angle": {{"factor": {old_angle}}}}}'
-            )
-        parent.error(
-            "conversionFactor",
-            "`conversionFactor` is the pre-2024 format and is not read" + hint,
-            expected="conversionFactors",
-            found=describe(legacy),
-        )
     view = parent.obj("conversionFactors", required=False)
     if view is None:
         return ConversionFactors()
@@ -73,6 +84,27 @@ def read_conversion_factors(parent: ObjectView) -> ConversionFactors:
     return ConversionFactors(angle, drive)
 
 
+def angle_given(factors: ConversionFactors) -> bool:
+    return factors.angle.factor != 0 or factors.angle.gear_ratio != 0
+
+
+def drive_given(factors: ConversionFactors) -> bool:
+    drive = factors.drive
+    return drive.factor != 0 or (drive.gear_ratio != 0 and drive.diameter_in != 0)
+
+
+def works(factors: ConversionFactors) -> bool:
+    """YAGSL's test: a set of conversion factors gives both the angle and the drive conversion."""
+    return angle_given(factors) and drive_given(factors)
+
+
+def _written(factors: ConversionFactors) -> bool:
+    angle, drive = factors.angle, factors.drive
+    return any(
+        v != 0 for v in (angle.factor, angle.gear_ratio, drive.factor, drive.gear_ratio)
+    ) or (drive.diameter_in != 0)
+
+
 def resolve_conversion(
     module: ObjectView,
     own: ConversionFactors,
@@ -80,9 +112,22 @@ def resolve_conversion(
     drive_type: str | None,
     reporter: Reporter,
     physical_file: FileContext | None,
+    legacy: tuple[str | None, str | None] = (None, None),
 ) -> ResolvedConversion | None:
-    """One module's conversion: its own fields win over physicalproperties', field by field. A
-    drive conversion out of range is reported where it was written (once for physicalproperties)."""
+    """One module's conversion, chosen as YAGSL chooses it: a module's own ``conversionFactors``
+    that give both conversions win (field by field over physicalproperties'); a partial module
+    override beside working physical properties is dropped, with a warning. Where YAGSL would end
+    with an Infinity or NaN factor (neither file gives a conversion on its own), swervelib merges
+    field by field instead, or reports what is missing. ``legacy`` says whether the module file and
+    physicalproperties.json hold a pre-2024.5 ``conversionFactor``."""
+    if works(physical) and not works(own) and _written(own):
+        module.warn(
+            "conversionFactors",
+            "this module's `conversionFactors` gives only part of the conversion, so it is "
+            f"ignored and {PHYSICAL_FILE}'s is used, as YAGSL does; give both angle and drive "
+            "here to override",
+        )
+        own = ConversionFactors()
 
     def pick(mine: float, theirs: float) -> float:
         return mine if mine != 0 else theirs
@@ -93,24 +138,28 @@ def resolve_conversion(
     drive_ratio = pick(own.drive.gear_ratio, physical.drive.gear_ratio)
     diameter = pick(own.drive.diameter_in, physical.drive.diameter_in)
     where = f"{PHYSICAL_FILE} or this module file"
-    ok = True
-    if angle_factor == 0 and angle_ratio == 0:
+    angle_missing = angle_factor == 0 and angle_ratio == 0
+    drive_missing = drive_factor == 0 and (drive_ratio == 0 or diameter == 0)
+    if (angle_missing or drive_missing) and any(legacy):
+        _legacy_only(module, legacy, reporter, physical_file)
+        return None
+    if angle_missing:
         module.error(
             "conversionFactors.angle",
             f"no angle conversion: set conversionFactors.angle.gearRatio in {where}",
             expected="gearRatio (motor rotations per module rotation) or factor",
         )
-        ok = False
-    if drive_factor == 0 and (drive_ratio == 0 or diameter == 0):
+    if drive_missing:
         missing = [n for n, v in (("gearRatio", drive_ratio), ("diameter", diameter)) if v == 0]
         module.error(
             "conversionFactors.drive",
             f"no drive conversion: set conversionFactors.drive.{' and '.join(missing)} in {where}",
             expected="gearRatio and diameter (inches), or factor (metres per rotation)",
         )
-        ok = False
-    if not ok:
+    if angle_missing or drive_missing:
         return None
+    if legacy[0] is not None:
+        warn_stale_legacy(module, legacy[0])
     angle_deg = angle_factor if angle_factor != 0 else 360.0 / angle_ratio
     if drive_factor != 0:
         drive_m = drive_factor
@@ -134,8 +183,27 @@ def resolve_conversion(
     )
 
 
-def _plain_number(value: Any) -> str:
-    """A number to quote in a suggested spelling (``...`` for anything else or anything huge)."""
-    if isinstance(value, int | float) and not isinstance(value, bool) and abs(value) < 1e15:
-        return number_text(value)
-    return "..."
+def _legacy_only(
+    module: ObjectView,
+    legacy: tuple[str | None, str | None],
+    reporter: Reporter,
+    physical_file: FileContext | None,
+) -> None:
+    """The error for a conversion that only the old ``conversionFactor`` gives, where that key is
+    (once for physicalproperties.json). It never proposes the old numbers as new ones: an angle of
+    360 meant "steer on the attached encoder" only beside such an encoder, and read as degrees per
+    motor rotation it turns a 46:1 module 46 times too far."""
+    own_key, physical_key = legacy
+    key = own_key or physical_key or LEGACY_KEY
+    whose = "this module's conversion" if own_key else "the modules' conversions"
+    message = (
+        f"only `{key}` (an older YAGSL format) gives {whose}, and YAGSL 2025+ and swervelib "
+        f"do not read it: {MIGRATE_HINT}"
+    )
+    expected = "conversionFactors (angle gearRatio; drive gearRatio and diameter)"
+    if own_key is not None:
+        module.error(own_key, message, expected=expected, found=describe(module.data[own_key]))
+    elif physical_file is not None:
+        value = physical_file.document.value
+        found = describe(value.get(key) if isinstance(value, dict) else None)
+        reporter.error(Source(physical_file, (key,)), message, expected, found)

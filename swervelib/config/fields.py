@@ -29,6 +29,7 @@ class _Required:
 
 
 REQUIRED: Final = _Required()
+NULL_AS_ZERO: Final = "null (YAGSL would read 0, which is not usable here)"
 
 
 def number_text(value: int | float) -> str:
@@ -175,6 +176,31 @@ class ObjectView:
     def warn(self, key: str | None, message: str, **details: str | None) -> None:
         self.context.warn(self.path if key is None else (*self.path, key), message, **details)
 
+    def null_read_as(self, key: str, value: str) -> None:
+        """A JSON ``null`` where a number or boolean belongs: read as YAGSL does, said out loud."""
+        self.warn(
+            key,
+            f"null is read as {value}, as YAGSL does; write {value} (or the intended value) "
+            "to silence this",
+            found="null",
+        )
+
+    @staticmethod
+    def _zero_refused(
+        zero: float,
+        minimum: float | None,
+        above: float | None,
+        maximum: float | None,
+        within: Range | None,
+    ) -> bool:
+        """Whether 0 (what YAGSL reads for null) is outside a field's accepted range."""
+        return (
+            (minimum is not None and zero < minimum)
+            or (above is not None and zero <= above)
+            or (maximum is not None and zero > maximum)
+            or (within is not None and within.error(zero) is not None)
+        )
+
     def ok(self, *keys: str) -> bool:
         """True when none of ``keys`` failed validation."""
         return not self.failed.intersection(keys)
@@ -199,6 +225,9 @@ class ObjectView:
         present, value = self._fetch(key, default, "true or false")
         if not present:
             return value if isinstance(value, bool) else False
+        if value is None:
+            self.null_read_as(key, "false")
+            return False
         if not isinstance(value, bool):
             self.error(key, "wrong type", expected="true or false", found=describe(value))
             return default if isinstance(default, bool) else False
@@ -224,6 +253,12 @@ class ObjectView:
         fallback = float(default) if isinstance(default, int | float) else 0.0
         if not present:
             return fallback
+        if value is None:  # YAGSL (Jackson) reads null into a number field as 0
+            if self._zero_refused(0.0, minimum, above, maximum, within):
+                self.error(key, "null is not a number", expected=what, found=NULL_AS_ZERO)
+                return fallback
+            self.null_read_as(key, "0")
+            return 0.0
         if isinstance(value, bool) or not isinstance(value, int | float):
             self.error(key, "wrong type", expected=what, found=describe(value))
             return fallback
@@ -271,6 +306,12 @@ class ObjectView:
         fallback = default if isinstance(default, int) else 0
         if not present:
             return fallback
+        if value is None:  # read as 0, as YAGSL does
+            if self._zero_refused(0, minimum, None, maximum, None):
+                self.error(key, "null is not an integer", expected="an integer", found=NULL_AS_ZERO)
+                return fallback
+            self.null_read_as(key, "0")
+            return 0
         if isinstance(value, bool) or not isinstance(value, int):
             if isinstance(value, float) and math.isfinite(value) and value.is_integer():
                 found = f"{value!r} (write it without a decimal point)"

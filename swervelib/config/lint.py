@@ -4,7 +4,9 @@
 * modules not symmetric about the robot centre (their locations do not add up to zero);
 * one CAN id used by devices of different kinds on one bus (legal, but easy to mix up);
 * an ``absoluteEncoderOffset`` outside ±360°;
-* CAN ids above 40 (YAGSL's warning: some devices behave oddly at high ids).
+* CAN ids above 40 (YAGSL's warning: some devices behave oddly at high ids);
+* one module whose gear ratio, wheel diameter or conversion differs wildly from the others' (a lost
+  or doubled digit in a per-module override).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from swervelib.config.errors import Problem, Severity
 from swervelib.config.model import DeviceConfig, DriveConfig, ModuleConfig
 
 HIGH_CAN_ID = 40
+OUTLIER_RATIO = 1.5  # a module's value this many times the others' median (or below 1/this)
 SYMMETRY_TOLERANCE_IN = 0.5
 
 
@@ -75,6 +78,42 @@ def layout_warnings(drive: DriveConfig, modules: Sequence[ModuleConfig]) -> list
                 )
             )
     problems += _id_warnings(drive, modules)
+    problems += _outliers(modules)
+    return problems
+
+
+_COMPARED: tuple[tuple[str, str, str], ...] = (
+    ("angle_gear_ratio", "conversionFactors.angle", "angle gear ratio"),
+    ("drive_gear_ratio", "conversionFactors.drive", "drive gear ratio"),
+    ("wheel_diameter_m", "conversionFactors.drive.diameter", "wheel diameter"),
+    ("drive_m_per_rotation", "conversionFactors.drive", "drive conversion"),
+)
+
+
+def _outliers(modules: Sequence[ModuleConfig]) -> list[Problem]:
+    """A module whose conversion is far from the others' (swerve modules of one robot match)."""
+    problems: list[Problem] = []
+    if len(modules) < 3:
+        return problems
+    flagged: set[str] = set()  # one warning per module is enough
+    for attribute, field, what in _COMPARED:
+        values = [getattr(m.conversion, attribute) for m in modules]
+        for index, module in enumerate(modules):
+            value = values[index]
+            others = sorted(v for i, v in enumerate(values) if i != index and v)
+            if not value or not others or module.name in flagged:
+                continue
+            median = others[len(others) // 2]
+            if max(value / median, median / value) >= OUTLIER_RATIO:
+                problems.append(
+                    _warn(
+                        module.file,
+                        field,
+                        f"`{module.name}` has a {what} of {value:.4g} while the other modules "
+                        f"have {median:.4g}: a lost or extra digit?",
+                    )
+                )
+                flagged.add(module.name)
     return problems
 
 

@@ -20,7 +20,7 @@ import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Final
 
 from swervelib.config import bounds, combined
 from swervelib.config.catalog import (
@@ -35,12 +35,14 @@ from swervelib.config.catalog import (
 from swervelib.config.combined import Reporter, Source
 from swervelib.config.conversions import (
     PHYSICAL_FILE,
+    PHYSICAL_LEGACY_KEYS,
+    has_legacy,
     read_conversion_factors,
     resolve_conversion,
+    warn_stale_legacy,
 )
 from swervelib.config.errors import ConfigError, Problem, Severity
 from swervelib.config.fields import (
-    REQUIRED,
     FileContext,
     ObjectView,
     describe,
@@ -63,6 +65,8 @@ from swervelib.config.model import (
     SwerveConfig,
 )
 from swervelib.config.names import module_name_problem, read_canbus
+from swervelib.config.steering import KEY as steering_key
+from swervelib.config.steering import read_steering
 from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
 from swervelib.safe_read import Problem as ReadProblem
 from swervelib.text import printable_repr
@@ -72,6 +76,11 @@ DRIVE_FILE = "swervedrive.json"
 CONTROLLER_FILE = "controllerproperties.json"
 MODULES_DIR = "modules"
 PIDF_FILE = f"{MODULES_DIR}/pidfproperties.json"
+
+# WPILib has kinematics and pose estimators for these module counts only (SwerveDrive refuses the
+# rest with the same message).
+SUPPORTED_MODULE_COUNTS: Final = (2, 3, 4, 6)
+MODULE_COUNT_MESSAGE: Final = "WPILib kinematics support 2, 3, 4 or 6 modules"
 
 _CATALOGS: dict[str, Any] = {"motor": MOTOR_TYPES, "encoder": ENCODER_TYPES, "imu": IMU_TYPES}
 
@@ -97,6 +106,8 @@ class _Loader:
         self.physical_context: FileContext | None = None  # physicalproperties.json, once parsed
         self.module_files: dict[str, FileContext] = {}  # by module name
         self.drive_context: FileContext | None = None  # swervedrive.json, once parsed
+        self.physical_root: ObjectView | None = None
+        self.physical_legacy: str | None = None  # an older format's key in physicalproperties
 
     # -- files -----------------------------------------------------------------------------------
     def fail(self, file: str, message: str, **details: Any) -> None:
@@ -161,7 +172,7 @@ class _Loader:
         else:  # ignored, but it still goes into labels and vendor calls
             low, high = bounds.IGNORED_ID_RANGE
             device_id = view.integer("id", 0, minimum=low, maximum=high)
-        canbus = read_canbus(view)
+        canbus = self.canbus(view, entry, type_name)
         view.finish()
         if entry is not None and bus is Bus.ANALOG and kind == "imu" and device_id not in (0, 1):
             view.error("id", "the analog gyro must be on analog input 0 or 1", found=str(device_id))
@@ -174,6 +185,30 @@ class _Loader:
         if type_name is None or entry is None or not view.ok("id", "canbus"):
             return None
         return DeviceConfig(type_name, device_id, canbus)
+
+    @staticmethod
+    def canbus(view: ObjectView, entry: Any, type_name: str | None) -> str | None:
+        """``canbus``; a number on a device with no CAN bus choice is read as text and ignored,
+        as YAGSL does (a CTRE phoenix6 device would look for a bus of that name: an error)."""
+        raw = view.data.get("canbus")
+        if isinstance(raw, bool) or not isinstance(raw, int | float):
+            return read_canbus(view)
+        view.ignore("canbus")
+        if entry is not None and entry.vendor is not Vendor.CTRE_PHOENIX6:
+            view.warn(
+                "canbus",
+                f"a number where a CAN bus name belongs: read as text and ignored, as YAGSL does "
+                f"(`{key_text(str(type_name))}` has no CAN bus choice)",
+                found=describe(raw),
+            )
+            return None
+        view.error(
+            "canbus",
+            "wrong type: a CAN bus name is text",
+            expected="a CANivore name, `*`, `rio` or null",
+            found=describe(raw),
+        )
+        return None
 
     def unknown_type(self, view: ObjectView, type_name: str, kind: str, catalog: Any) -> None:
         accepted = ", ".join(sorted(catalog))
@@ -330,6 +365,8 @@ class _Loader:
             result.append((name, file, index))
         if len(entries) == 1:
             root.error("modules", "a swerve drive needs at least two modules", found="one module")
+        elif len(result) == len(entries) and len(result) not in SUPPORTED_MODULE_COUNTS:
+            root.error("modules", MODULE_COUNT_MESSAGE, found=f"{len(result)} modules")
         return result
 
     def module_file(
@@ -369,24 +406,37 @@ class _Loader:
                 encoder = None
         inverted = self.inversion(root)
         abs_inverted = root.boolean("absoluteEncoderInverted", False)
-        offset_required = encoder is None or encoder.type != "none"
-        offset = root.number(
-            "absoluteEncoderOffset",
-            REQUIRED if offset_required else 0.0,
-            within=bounds.ABSOLUTE_ENCODER_OFFSET,
-        )
+        if not root.has("absoluteEncoderOffset") and (encoder is None or encoder.type != "none"):
+            root.warn(
+                None,
+                "`absoluteEncoderOffset` is missing and is read as 0, as YAGSL does: the wheels "
+                "point wherever the encoder reads 0; find the offsets with "
+                "`python -m swervelib offsets` or `calibrate`",
+            )
+        offset = root.number("absoluteEncoderOffset", 0.0, within=bounds.ABSOLUTE_ENCODER_OFFSET)
         location = self.location(root)
+        legacy = has_legacy(root)
         own = self.conversion_factors(root)
         cosine = root.boolean("useCosineCompensator", True)
-        root.finish()
         conversion = None
         if own is not None and physical is not None:
             drive_type = drive.type if drive is not None else None
             conversion = resolve_conversion(
-                root, own, physical, drive_type, self.reporter, self.physical_context
+                root,
+                own,
+                physical,
+                drive_type,
+                self.reporter,
+                self.physical_context,
+                (legacy, self.physical_legacy),
             )
+        steering, conversion = read_steering(root, angle, encoder, conversion, own, physical)
+        root.finish()
         if None in (drive, angle, encoder, inverted, location, conversion) or not root.ok(
-            "absoluteEncoderInverted", "absoluteEncoderOffset", "useCosineCompensator"
+            "absoluteEncoderInverted",
+            "absoluteEncoderOffset",
+            "useCosineCompensator",
+            steering_key,
         ):
             return None
         assert drive and angle and encoder and inverted and location and conversion
@@ -403,6 +453,7 @@ class _Loader:
             conversion=conversion,
             use_cosine_compensator=cosine,
             conversion_factors=own or ConversionFactors(),
+            steer_feedback=steering,
         )
 
     def inversion(self, root: ObjectView) -> MotorInversion | None:
@@ -426,6 +477,16 @@ class _Loader:
                     f"`location.{legacy}` is the 2023 format and is ignored; "
                     "use `front` and `left` (inches)",
                 )
+        if not (view.has("front") or view.has("left")) and (view.has("x") or view.has("y")):
+            view.ignore("front", "left")
+            view.error(
+                None,
+                "only the 2023 `location.x`/`location.y` is set, which YAGSL 2025.3+ and "
+                "swervelib do not read: run `python -m swervelib migrate DIRECTORY` to convert it",
+                expected="`front` and `left` (inches)",
+            )
+            view.finish()
+            return None
         front = view.number("front", unit="inches, forward positive", within=bounds.LOCATION)
         left = view.number("left", unit="inches, left positive", within=bounds.LOCATION)
         view.finish()
@@ -477,7 +538,9 @@ class _Loader:
         if root is None:
             return None, ConversionFactors() if file is None else None
         self.physical_context = file
+        self.physical_root = root
         default = PhysicalProperties()
+        self.physical_legacy = has_legacy(root, PHYSICAL_LEGACY_KEYS)
         factors = self.conversion_factors(root)
 
         def pair(key: str, value: Any, **bounds: Any) -> Any:
@@ -543,6 +606,8 @@ class _Loader:
         drive, names = self.drive_file()
         physical, factors = self.physical_file()
         modules = [self.module_file(name, file, index, factors) for name, file, index in names]
+        if self.physical_legacy and self.physical_root is not None and None not in modules:
+            warn_stale_legacy(self.physical_root, self.physical_legacy)
         pidf = self.pidf_file()
         controller = self.controller_file()
         self.check_duplicate_ids()

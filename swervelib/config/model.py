@@ -7,6 +7,7 @@ value beside it (``front_m``, ``absolute_encoder_offset_rad``).
 
 from __future__ import annotations
 
+import enum
 import math
 from dataclasses import dataclass
 
@@ -104,6 +105,11 @@ class ResolvedConversion:
     ``angle_deg_per_rotation``: degrees of module rotation per angle-motor rotation.
     ``drive_m_per_rotation``: metres of wheel travel per drive-motor rotation.
     Gear ratios and wheel diameter are ``None`` when only a ``factor`` was given.
+
+    A module steered on its absolute encoder (:attr:`SteerFeedback.ABSOLUTE_ENCODER`) from YAGSL's
+    ``angle.factor: 360`` has ``angle_deg_per_rotation`` 360 (per turn of the encoder, which turns
+    with the module) and ``angle_gear_ratio`` None unless a ``gearRatio`` was also written: the
+    motor's own gearing is then unknown, and nothing that steers depends on it.
     """
 
     angle_deg_per_rotation: float
@@ -115,6 +121,20 @@ class ResolvedConversion:
     @property
     def angle_rad_per_rotation(self) -> float:
         return math.radians(self.angle_deg_per_rotation)
+
+
+class SteerFeedback(enum.Enum):
+    """Which sensor closes a module's steering loop.
+
+    ``MOTOR_ENCODER``: the angle motor's own encoder, seeded from the absolute encoder at start-up
+    (every controller). ``ABSOLUTE_ENCODER``: an absolute encoder on a Spark's data port is the
+    Spark's feedback sensor (its own PID, position wrapping on): what YAGSL 2025+ does when
+    ``conversionFactors.angle.factor`` is 360 with an attached encoder, and what REV's MAXSwerve
+    code does.
+    """
+
+    MOTOR_ENCODER = "motor encoder"
+    ABSOLUTE_ENCODER = "absolute encoder"
 
 
 @dataclass(frozen=True, slots=True)
@@ -188,6 +208,7 @@ class ModuleConfig:
     conversion: ResolvedConversion
     use_cosine_compensator: bool = True
     conversion_factors: ConversionFactors = ConversionFactors()  # the module's own, as written
+    steer_feedback: SteerFeedback = SteerFeedback.MOTOR_ENCODER
 
     @property
     def absolute_encoder_offset_rad(self) -> float:

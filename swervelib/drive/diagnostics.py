@@ -9,7 +9,11 @@ once things agree again:
   ``inverted.drive`` is wrong (spec §3.1/§3.2).
 * **A module running away from its setpoint.** A healthy module may lag a fast-moving setpoint, but
   it always turns *towards* it. One that keeps turning *away* from a setpoint it is far from is being
-  driven the wrong way: ``inverted.angle`` is wrong for that module (spec §1.7).
+  driven the wrong way. Three settings can do that: ``inverted.angle``, ``absoluteEncoderInverted``
+  (when the absolute encoder is what the module steers by) and the sign or size of the angle
+  conversion. The Alert names all three and says whether the absolute encoder and the angle
+  motor's encoder turned the same way while it ran away (if not, one of the two inversions is
+  wrong); ``python -m swervelib calibrate`` tells which by watching the raw readings.
 
 * **A module that cannot reach its angle while driving.** It turns the right way but stays far
   from its setpoint for long stretches, held back by the tire scrubbing on the floor: the angle
@@ -39,6 +43,7 @@ STALL_ERROR_DEG = 15.0  # a module this far from its angle, turning towards it o
 STALL_RATE_DPS = 90.0  # for this long: a healthy module turns 90° in about 0.2 s and chases a
 STALL_PERSIST_S = 0.8  # moving setpoint at hundreds of degrees per second
 RECOVERY_RATE = 0.5  # the timers drain at half the speed they fill
+ENCODER_MOVE_DEG = 0.2  # a raw reading must move this much in a loop to count as turning
 
 
 class _LeakyTimer:
@@ -84,6 +89,11 @@ class DriveDiagnostics:
         count = len(self.modules)
         self._away_s = [0.0] * count  # time each module moved away from a far setpoint ...
         self._stuck_s = [0.0] * count  # ... or crept towards it, since the last judgement
+        # While running away: time the absolute encoder and the angle motor's encoder turned
+        # opposite ways, and the same way (a hint at which inversion is wrong).
+        self._opposed_s = [0.0] * count
+        self._agreed_s = [0.0] * count
+        self._last_raw = [(m.raw_absolute_deg, m.raw_angle_deg) for m in self.modules]
         self._observed_s = 0.0  # time observed since the last judgement
         self._last_yaw: float | None = None
         self.imu_disagrees = False
@@ -114,9 +124,12 @@ class DriveDiagnostics:
                 continue
             error = (module.angle_setpoint_deg - module.angle_deg + 180.0) % 360.0 - 180.0
             rate = module.last_turn_deg / dt
+            raw = (module.raw_absolute_deg, module.raw_angle_deg)
+            last_raw, self._last_raw[index] = self._last_raw[index], raw
             if error * rate < 0.0 and abs(rate) > AWAY_RATE_DPS:
                 if abs(error) > ANGLE_ERROR_DEG:
                     self._away_s[index] += dt
+                    self._compare_encoders(index, raw, last_raw, dt)
             elif (
                 abs(error) > STALL_ERROR_DEG
                 and abs(rate) < STALL_RATE_DPS
@@ -139,7 +152,7 @@ class DriveDiagnostics:
                 self.runaway,
                 self._angle_timers[index].update_window(away, observed - away),
                 self._angle_alerts[index],
-                f"{module.name} angle is running away from its setpoint: check inverted.angle",
+                self._runaway_text(index, module),
             )
             self._judge(
                 module.name,
@@ -150,6 +163,32 @@ class DriveDiagnostics:
                 "tune the angle PID rather than invert (spec §1.8: grinding on the ground but "
                 "not on blocks)",
             )
+
+    def _compare_encoders(
+        self, index: int, raw: tuple[float, float], last: tuple[float, float], dt: float
+    ) -> None:
+        turned_abs = (raw[0] - last[0] + 180.0) % 360.0 - 180.0
+        turned_rel = raw[1] - last[1]
+        if abs(turned_abs) < ENCODER_MOVE_DEG or abs(turned_rel) < ENCODER_MOVE_DEG:
+            return
+        if turned_abs * turned_rel < 0.0:
+            self._opposed_s[index] += dt
+        else:
+            self._agreed_s[index] += dt
+
+    def _runaway_text(self, index: int, module: SwerveModule) -> str:
+        opposed, agreed = self._opposed_s[index], self._agreed_s[index]
+        self._opposed_s[index] = self._agreed_s[index] = 0.0
+        text = (
+            f"{module.name} angle is running away from its setpoint: inverted.angle, "
+            "absoluteEncoderInverted or the angle conversion (conversionFactors.angle) is wrong"
+        )
+        if opposed > agreed:
+            text += (
+                "; its absolute encoder and angle motor encoder turn opposite ways, so one of "
+                "the two inversions is wrong"
+            )
+        return text + "; run `python -m swervelib calibrate` to find which"
 
     def _check_imu(self, yaw_deg: float, wheel_omega: float, imu_ok: bool, dt: float) -> None:
         last, self._last_yaw = self._last_yaw, yaw_deg if imu_ok else None

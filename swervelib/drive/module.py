@@ -9,6 +9,22 @@ not jump, and an Alert names the encoder.
 The angle motor is always commanded relative to where its own encoder is now (current motor
 position plus the shortest turn to the target), so the control never depends on the relative encoder
 having been seeded exactly.
+
+A module steered on its absolute encoder (``SteerFeedback.ABSOLUTE_ENCODER``: the encoder is the
+angle Spark's feedback sensor) is commanded in that encoder's frame instead: target module angle
+plus the offset, wrapped to [0°, 360°) (the encoder reads after inversion, before the offset; the
+Spark wraps, so it takes the short way round). Optimisation, the hold below 1 % of top speed and
+cosine compensation are the same. The motor's own encoder still gives ``Raw Angle Encoder``, the
+frozen-reading check and the angle while the absolute encoder cannot be used, but control never
+depends on it. When the absolute encoder cannot be used, the Spark's loop has no trustworthy
+feedback (chasing a frozen or dead reading it would spin the module without end), so the module
+**stops steering**: the angle motor gets 0 V (the steering gearbox holds the wheel roughly where it
+is), the drive motor keeps going with cosine compensation forced on (the wheel pushes only along
+where it points, by the angle motor's encoder), the runaway and stall checks leave the module
+alone, and the module's warning Alert says so. That happens at once for an unusable reading (NaN,
+a sensor or CAN fault on the Spark), and after :data:`STALE_STOP_LOOPS` loops for a reading frozen
+while the angle motor turns (a late frame or two is normal and harmless: the Spark reads the
+encoder itself). Steering resumes as soon as the reading is usable again and changes.
 """
 
 from __future__ import annotations
@@ -23,7 +39,7 @@ from wpimath.geometry import Rotation2d, Translation2d
 from wpimath.kinematics import SwerveModulePosition, SwerveModuleState
 
 from swervelib.angles import wrap_180, wrap_360
-from swervelib.config.model import ModuleConfig
+from swervelib.config.model import ModuleConfig, SteerFeedback
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
 from swervelib.text import shown_number
@@ -47,6 +63,18 @@ STALE_TEXT = (
 # as fine after it stopped answering: the angle motor's encoder carries on for that loop.
 STALE_TURN_DEG = 1.0
 STALE_ALERT_LOOPS = 25  # the Alert only after half a second of it: a late frame is normal
+# A module steering on its absolute encoder stops steering sooner: a Spark chasing a frozen
+# feedback reading spins the module (0.1 s: a late frame or two is normal, five in a row is not).
+STALE_STOP_LOOPS = 5
+# The same, for a module whose absolute encoder is the angle controller's feedback sensor.
+STOPPED_TEXT = (
+    "absolute encoder unusable: it is this module's steering sensor, so steering is stopped "
+    "(the angle motor's encoder gives the angle meanwhile)"
+)
+STOPPED_STALE_TEXT = (
+    "absolute encoder reading frozen while the module turns: it is this module's steering "
+    "sensor, so steering is stopped (the angle motor's encoder gives the angle meanwhile)"
+)
 _RADIANS_PER_DEGREE = math.pi / 180.0
 _cos = math.cos
 
@@ -83,6 +111,12 @@ class SwerveModule:
         self._kv = NOMINAL_VOLTS / free_speed_mps
         self._hold_below_mps = ANTI_JITTER_FRACTION * free_speed_mps
         self._offset = config.absolute_encoder_offset_deg
+        # The absolute encoder closes the steering loop on the angle controller: commands are in
+        # its frame, and steering stops while it cannot be used.
+        self.steers_on_absolute = (
+            config.steer_feedback is SteerFeedback.ABSOLUTE_ENCODER and encoder is not None
+        )
+        self.steering_stopped = False
         # Each adapter raises its own fault Alert from fault(); this one says what the module does
         # about an absolute encoder it cannot use.
         self._fallback_alert = FaultAlert(f"{config.name} module", wpilib.Alert.AlertType.kWarning)
@@ -186,19 +220,23 @@ class SwerveModule:
                 angle = 0.0
             if self.absolute_read_issue:  # recovered
                 self.absolute_read_issue = False
+                self.steering_stopped = False
                 self._stale_loops = 0
                 self._fallback_alert.update(None)
         else:
             if not self.absolute_read_issue:  # from now on the angle motor's encoder carries on
                 self._relative_to_module = wrap_180(previous - self.raw_angle_deg)
                 self.absolute_read_issue = True
+            on_absolute = self.steers_on_absolute
             if not stale:
                 self._stale_loops = 0
-                self._fallback_alert.update(FALLBACK_TEXT)
+                self.steering_stopped = on_absolute
+                self._fallback_alert.update(STOPPED_TEXT if on_absolute else FALLBACK_TEXT)
             else:
                 self._stale_loops += 1
-                if self._stale_loops == STALE_ALERT_LOOPS:
-                    self._fallback_alert.update(STALE_TEXT)
+                if self._stale_loops == (STALE_STOP_LOOPS if on_absolute else STALE_ALERT_LOOPS):
+                    self.steering_stopped = on_absolute
+                    self._fallback_alert.update(STOPPED_STALE_TEXT if on_absolute else STALE_TEXT)
             angle = wrap_360(angle_deg + self._relative_to_module)
         self.raw_angle_deg = angle_deg
         self.angle_deg = angle
@@ -270,15 +308,26 @@ class SwerveModule:
                 self._refuse(speed, state.angle.radians())
                 return
             speed = top if speed > top else -top
-        if self.use_cosine_compensator:
+        stopped = self.steering_stopped
+        if self.use_cosine_compensator or stopped:
             scale = _cos(error * _RADIANS_PER_DEGREE)
             speed = speed * scale if scale > 0.0 else 0.0
         self.speed_setpoint_mps = speed
         self.angle_setpoint_deg = target
-        self.is_commanded = True
-        steer = self.raw_angle_deg + error  # relative to where the angle motor's encoder is now
+        # Not steering: nothing for the runaway and stall checks to judge.
+        self.is_commanded = not stopped
+        steer: float | None
+        if not self.steers_on_absolute:
+            steer = self.raw_angle_deg + error  # relative to where the angle motor's encoder is now
+        elif not stopped:
+            steer = (target + self._offset) % 360.0  # the absolute encoder's frame
+        else:
+            steer = None  # 0 V: the Spark's feedback sensor cannot be trusted
         try:
-            self.angle_motor.set_angle(steer)
+            if steer is not None:
+                self.angle_motor.set_angle(steer)
+            else:
+                self.angle_motor.set_voltage(0.0)
             self.drive_motor.set_velocity(speed, self._kv * speed)
         except Exception:
             self._command_guarded(steer, speed)
@@ -295,10 +344,13 @@ class SwerveModule:
         )
         self.stop()
 
-    def _command_guarded(self, steer_deg: float, speed: float) -> None:
+    def _command_guarded(self, steer_deg: float | None, speed: float) -> None:
         """Both commands again, each on its own: a failure is reported, never raised."""
         try:
-            self.angle_motor.set_angle(steer_deg)
+            if steer_deg is not None:
+                self.angle_motor.set_angle(steer_deg)
+            else:
+                self.angle_motor.set_voltage(0.0)
         except Exception as failure:  # reported, never raised: the loop must go on
             self._errors["angle command"] = f"angle command raised {failure!r}"
         else:

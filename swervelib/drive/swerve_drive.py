@@ -36,9 +36,11 @@ from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition, SwerveModule
 
 from swervelib.config import ConfigError, Problem, SwerveConfig, load_directory
 from swervelib.config.catalog import Vendor
+from swervelib.config.loader import MODULE_COUNT_MESSAGE, SUPPORTED_MODULE_COUNTS
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import Device, Imu
 from swervelib.drive.builder import build_imu, build_module
+from swervelib.drive.config_warnings import announce
 from swervelib.drive.diagnostics import DriveDiagnostics
 from swervelib.drive.heading import YawTracker
 from swervelib.drive.housekeeping import RoundRobin
@@ -55,7 +57,6 @@ from swervelib.drive.vision import VisionGate
 from swervelib.text import shown_number
 
 LOOP_PERIOD_S = 0.02
-SUPPORTED_MODULE_COUNTS = (2, 3, 4, 6)
 DIAGNOSTICS_EVERY = 5  # loops between diagnostic checks (each judged over a tenth of a second)
 HEALTH_CHECK_EVERY = 4  # loops between device fault checks: 13 devices, each about once a second
 # Commanded speeds beyond this many times what the robot can do are scaled down (keeping their
@@ -89,13 +90,14 @@ class SwerveDrive:
                     Problem(
                         "swervedrive.json",
                         "modules",
-                        "WPILib kinematics support 2, 3, 4 or 6 modules",
+                        MODULE_COUNT_MESSAGE,
                         found=f"{count} modules",
                     )
                 ],
                 config.directory,
             )
         self.config = config
+        self.config_alert = announce(config)
         self.loop_period = loop_period
         self.modules: tuple[SwerveModule, ...] = tuple(
             build_module(config, m) for m in config.modules

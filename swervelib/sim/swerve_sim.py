@@ -5,6 +5,11 @@ to its motor (through the vendor simulator, in the bare motor's frame), moves th
 described by a :class:`HardwareTruth`, and writes every sensor back through the vendor simulators.
 Devices are matched to physical corners by their ids, so a configuration that puts the wrong ids
 at a corner, or a wrong inversion flag, misbehaves here exactly as on the field.
+
+A module steered on its absolute encoder (the angle Spark's feedback sensor) has that encoder
+written every substep, before its angle motor is told the rotor state, since the controller's loop
+runs on it; the steering gear is the truth's ``angle_gear_ratio``, else the configured one, else
+(no ratio configured for such a module) REV MAXSwerve's 9424:203.
 """
 
 from __future__ import annotations
@@ -20,8 +25,9 @@ from wpimath.geometry import Pose2d, Rotation2d, Translation2d, Twist2d
 from wpimath.kinematics import SwerveModuleState
 
 from swervelib.config.catalog import Bus
-from swervelib.config.model import INCH, ModuleConfig
+from swervelib.config.model import INCH, ModuleConfig, SteerFeedback
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
+from swervelib.devices.settings import steer_gear_ratio
 from swervelib.sim.motor_model import MotorModel, dc_motor
 from swervelib.sim.truth import CornerTruth, HardwareTruth
 from swervelib.text import printable, printable_repr
@@ -52,6 +58,7 @@ class _Corner:
     angle_model: MotorModel
     drive_model: MotorModel
     angle_origin_deg: float  # true module angle when the angle rotor is at 0
+    steers_on_encoder: bool  # the encoder is the angle controller's feedback sensor
 
     @property
     def angle_sign(self) -> float:
@@ -70,6 +77,15 @@ class _Corner:
 
     def wheel_speed(self) -> float:
         return self.drive_sign * self.drive_model.velocity * self.drive_metres_per_rotation
+
+    def write_encoder(self) -> None:
+        """The bare encoder's reading for the module's true angle (and its rate)."""
+        if self.encoder is None:
+            return
+        truth = self.truth
+        sign = -1.0 if truth.encoder_reversed else 1.0
+        reading = (self.module_angle_deg() + truth.encoder_zero_deg) / 360.0
+        self.encoder.sim.set_raw(sign * reading, sign * self.module_rate_dps() / 360.0)
 
 
 def _find(owners: Mapping[int, Any], device_id: int, what: str, corner: str) -> Any:
@@ -128,7 +144,12 @@ class SwerveSim:
                 drives, truth_corner.drive_id, "drive motor", truth_corner.name
             )
             encoder = attached.get(truth_corner.angle_id) or encoders.get(truth_corner.encoder_id)
-            gear = 360.0 / angle_config.conversion.angle_deg_per_rotation
+            gear = truth_corner.angle_gear_ratio or steer_gear_ratio(angle_config)
+            if not (gear > 0.0 and math.isfinite(gear)):
+                raise ValueError(
+                    f"the truth gives {truth_corner.name} an angle_gear_ratio of {gear}: it must "
+                    "be a positive number (angle-motor rotations per module rotation)"
+                )
             metres = drive_config.conversion.drive_m_per_rotation
             angle_inertia = physical.steer_rotational_inertia / gear**2
             drive_inertia = wheel_mass * (metres / (2 * math.pi)) ** 2
@@ -152,6 +173,11 @@ class SwerveSim:
                         physical.friction.drive,
                     ),
                     angle_origin_deg=float(initial.get(truth_corner.name, 0.0)),
+                    steers_on_encoder=(
+                        encoder is not None
+                        and angle_config.steer_feedback is SteerFeedback.ABSOLUTE_ENCODER
+                        and encoder is attached.get(truth_corner.angle_id)
+                    ),
                 )
             )
         if count not in (2, 3, 4, 6):
@@ -205,6 +231,8 @@ class SwerveSim:
                 angle, drive = corner.angle_model, corner.drive_model
                 angle.step(corner.angle_motor.sim.applied_voltage(), h)
                 drive.step(corner.drive_motor.sim.applied_voltage(), h)
+                if corner.steers_on_encoder:
+                    corner.write_encoder()
                 corner.angle_motor.sim.set_rotor(angle.position, angle.velocity, h)
                 corner.drive_motor.sim.set_rotor(drive.position, drive.velocity, h)
                 states.append(
@@ -220,15 +248,11 @@ class SwerveSim:
 
     def _write_sensors(self, *, motors: bool = True) -> None:
         for corner in self._corners:
+            corner.write_encoder()  # first: a controller steering on it reads it in set_rotor
             if motors:
                 angle, drive = corner.angle_model, corner.drive_model
                 corner.angle_motor.sim.set_rotor(angle.position, angle.velocity, MAX_SUBSTEP_S)
                 corner.drive_motor.sim.set_rotor(drive.position, drive.velocity, MAX_SUBSTEP_S)
-            if corner.encoder is not None:
-                truth = corner.truth
-                sign = -1.0 if truth.encoder_reversed else 1.0
-                reading = (corner.module_angle_deg() + truth.encoder_zero_deg) / 360.0
-                corner.encoder.sim.set_raw(sign * reading, sign * corner.module_rate_dps() / 360.0)
         imu_sign = -1.0 if self.truth.imu_reversed else 1.0
         self.drive.imu.sim.set_raw_yaw(imu_sign * self._yaw_deg, imu_sign * self._yaw_rate_dps)
 

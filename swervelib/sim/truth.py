@@ -26,6 +26,10 @@ Locations are inches (as in module files). For each corner:
   counter-clockwise.
 * ``encoder_zero_deg``: the encoder's reading, after the correct inversion, when the wheel faces
   the robot's front.
+* ``angle_gear_ratio``: angle-motor rotations per module rotation, or ``null``: the ratio the
+  configuration gives, or, for a module steered on its absolute encoder whose configuration gives
+  none (YAGSL's ``conversionFactors.angle.factor: 360``), REV MAXSwerve's 9424:203 (about 46.42:1,
+  ``swervelib.devices.settings.DEFAULT_STEER_GEAR_RATIO``).
 
 ``imu_reversed``: the un-inverted IMU's yaw decreases as the robot turns counter-clockwise.
 """
@@ -55,6 +59,7 @@ class CornerTruth:
     angle_reversed: bool = False
     encoder_reversed: bool = False
     encoder_zero_deg: float = 0.0
+    angle_gear_ratio: float | None = None  # None: the configured one (see the module docstring)
 
 
 @dataclass(frozen=True, slots=True)
@@ -118,6 +123,7 @@ class HardwareTruth:
                 angle_reversed=bool(fields.get("angle_reversed", False)),
                 encoder_reversed=bool(fields.get("encoder_reversed", False)),
                 encoder_zero_deg=float(fields.get("encoder_zero_deg", 0.0)),
+                angle_gear_ratio=_optional_float(fields.get("angle_gear_ratio")),
             )
             for name, fields in data["corners"].items()
         )
@@ -129,3 +135,7 @@ class HardwareTruth:
     @classmethod
     def load(cls, path: str | os.PathLike[str]) -> HardwareTruth:
         return cls.from_json(json.loads(Path(path).read_text()))
+
+
+def _optional_float(value: Any) -> float | None:
+    return None if value is None else float(value)

@@ -209,7 +209,8 @@ def test_a_drive_conversion_from_physicalproperties_is_reported_once_there() -> 
 
 
 def test_a_module_s_own_drive_conversion_is_reported_in_its_file(tmp_path: Path) -> None:
-    directory = write(tmp_path, FR, "conversionFactors", {"drive": {"gearRatio": 900}}, {})
+    own = {"drive": {"gearRatio": 900, "diameter": 4}, "angle": {"gearRatio": 21.4}}
+    directory = write(tmp_path, FR, "conversionFactors", own, {})
     with pytest.raises(ConfigError) as caught:
         load_directory(directory)
     (problem,) = caught.value.problems

@@ -41,6 +41,22 @@ def test_check_valid_prints_summary() -> None:
     assert "drive sparkmax 1, angle sparkmax 2, encoder cancoder 9" in out
     assert "inverted.drive=false" in out and "absoluteEncoderOffset=12.3 deg" in out
     assert "IMU: pigeon2 id 13, invertedIMU=false" in out
+    assert out.count("steering: on the angle motor's encoder") == 4
+
+
+def test_check_says_when_a_module_steers_on_its_absolute_encoder() -> None:
+    result = run("check", str(FIXTURES / "valid" / "yagsl_absolute_steering"))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.count("steering: on the absolute encoder") == 4
+    assert "360 deg/turn of the absolute encoder" in result.stdout
+
+
+def test_check_refuses_what_the_drive_refuses_with_the_same_message() -> None:
+    from swervelib.config.loader import MODULE_COUNT_MESSAGE
+
+    result = run("check", str(FIXTURES / "broken" / "five_modules"))
+    assert result.returncode == 1
+    assert f"modules: {MODULE_COUNT_MESSAGE} (found 5 modules)" in result.stdout
 
 
 def test_check_invalid_prints_one_line_per_problem() -> None:

@@ -41,6 +41,17 @@ def test_broken_fixture_reports_every_expected_problem(directory: Path) -> None:
 def test_valid_fixture_loads(directory: Path) -> None:
     config = load_directory(directory)
     assert len(config.modules) >= 2
+    expect = directory / "expect.json"
+    expected = json.loads(expect.read_text())["warnings"] if expect.exists() else []
+    for want in expected:
+        assert any(
+            w.file == want["file"] and w.field == want["field"] and want["contains"] in w.message
+            for w in config.warnings
+        ), f"missing warning {want} in {[w.format() for w in config.warnings]}"
+        (match,) = [
+            w for w in config.warnings if (w.file, w.field) == (want["file"], want["field"])
+        ]
+        assert match.line is not None, "a tolerated value's warning names its line and column"
 
 
 def test_missing_directory(tmp_path: Path) -> None:

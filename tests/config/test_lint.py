@@ -86,3 +86,51 @@ def test_check_prints_lint_and_still_succeeds(tmp_path: Path) -> None:
     )
     assert result.returncode == 0
     assert "warning:" in result.stdout and "named right" in result.stdout
+
+
+def _own_factors(angle_ratio: float, drive_ratio: float, diameter: float) -> dict[str, Any]:
+    return {
+        "angle": {"gearRatio": angle_ratio},
+        "drive": {"gearRatio": drive_ratio, "diameter": diameter},
+    }
+
+
+def test_one_module_with_a_lost_digit_is_named(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    for name in ("frontleft", "frontright", "backleft"):
+        edit(
+            directory / "modules" / f"{name}.json",
+            lambda d: d.__setitem__("conversionFactors", _own_factors(21.43, 6.75, 4)),
+        )
+    edit(  # 67.5 for 6.75
+        directory / "modules" / "backright.json",
+        lambda d: d.__setitem__("conversionFactors", _own_factors(21.43, 67.5, 4)),
+    )
+    found = [w for w in warnings(directory) if "lost or extra digit" in w]
+    assert len(found) == 1, found
+    assert found[0].startswith("modules/backright.json:")
+    assert "drive gear ratio of 67.5 while the other modules have 6.75" in found[0]
+
+
+def test_matching_modules_and_a_small_difference_are_not_outliers(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    for name, diameter in (
+        ("frontleft", 4),
+        ("frontright", 3.9),
+        ("backleft", 4),
+        ("backright", 4),
+    ):
+        edit(
+            directory / "modules" / f"{name}.json",
+            lambda d, diameter=diameter: d.__setitem__(
+                "conversionFactors", _own_factors(21.43, 6.75, diameter)
+            ),
+        )
+    assert [w for w in warnings(directory) if "lost or extra digit" in w] == []
+
+
+def test_motor_and_encoder_sharing_a_can_id_is_a_warning(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    edit(directory / "modules" / "frontleft.json", lambda d: d["encoder"].__setitem__("id", 1))
+    found = [w for w in warnings(directory) if "CAN id 1 is also used" in w]
+    assert found and found[0].startswith("modules/frontleft.json:"), warnings(directory)

@@ -64,7 +64,7 @@ def module_spec(draw: st.DrawFn, index: int, angle_type: str, used: set[int]) ->
 
 @st.composite
 def configuration(draw: st.DrawFn) -> dict[str, Any]:
-    count = draw(st.integers(2, 6))
+    count = draw(st.sampled_from([2, 3, 4, 6]))  # what WPILib's kinematics support
     used: set[int] = set()
     modules = {}
     locations: set[tuple[float, float]] = set()
@@ -147,15 +147,16 @@ REQUIRED_MODULE_PATHS = [
     ("inverted",),
     ("inverted", "drive"),
     ("inverted", "angle"),
-    ("absoluteEncoderOffset",),
     ("location",),
     ("location", "front"),
     ("location", "left"),
     ("drive", "type"),
     ("encoder", "id"),
 ]
+# null is not here: YAGSL reads null into a number or boolean as 0 / false, and so does swervelib
+# (with a warning; see test_null_in_a_number_or_boolean_is_read_as_yagsl_reads_it).
 wrong_values = st.sampled_from(
-    ["text", "", [], {}, None, True, [1, 2], {"x": 1}, "NaN", -1.5e300]
+    ["text", "", [], {}, True, [1, 2], {"x": 1}, "NaN", -1.5e300]
 ) | st.text(max_size=8)
 
 
@@ -235,3 +236,58 @@ def test_arbitrary_byte_damage_raises_config_error_or_loads(
             load_directory(root)
         except ConfigError as error:
             assert error.problems
+
+
+NULLABLE_MODULE_PATHS = [
+    ("inverted", "drive"),
+    ("inverted", "angle"),
+    ("absoluteEncoderOffset",),
+    ("location", "front"),
+    ("location", "left"),
+    ("encoder", "id"),
+    ("drive", "id"),
+]
+
+
+@FAST
+@given(st.sampled_from(MODULE_FILES), st.sampled_from(NULLABLE_MODULE_PATHS))
+def test_null_in_a_number_or_boolean_is_read_as_yagsl_reads_it(
+    file: str, path: tuple[str, ...]
+) -> None:
+    """null → 0 / false with a warning at that field, or (where 0 is not usable, or 0 clashes
+    with another value) an error; never a traceback."""
+    files = json.loads(json.dumps(BASE_FILES))
+    get_parent(files[file], path)[path[-1]] = None
+    field = ".".join(path)
+    try:
+        config = load_with(files)
+    except ConfigError as error:
+        assert error.problems
+        return
+    here = [w for w in config.warnings if (w.file, w.field) == (file, field)]
+    (warning,) = [w for w in here if "null is read as" in w.message]
+    assert warning.line is not None and warning.found == "null"
+    module = config.module(Path(file).stem)
+    value = {
+        ("inverted", "drive"): module.inverted.drive,
+        ("inverted", "angle"): module.inverted.angle,
+        ("absoluteEncoderOffset",): module.absolute_encoder_offset_deg,
+        ("location", "front"): module.location.front_in,
+        ("location", "left"): module.location.left_in,
+        ("encoder", "id"): module.encoder.id,
+        ("drive", "id"): module.drive.id,
+    }[path]
+    assert value == 0
+
+
+@FAST
+@given(st.sampled_from(MODULE_FILES))
+def test_missing_offset_is_read_as_zero_with_a_warning(file: str) -> None:
+    files = json.loads(json.dumps(BASE_FILES))
+    del files[file]["absoluteEncoderOffset"]
+    config = load_with(files)
+    assert config.module(Path(file).stem).absolute_encoder_offset_deg == 0
+    assert any(
+        w.file == file and "absoluteEncoderOffset" in w.message and "read as 0" in w.message
+        for w in config.warnings
+    )

@@ -81,14 +81,21 @@ def test_absolute_encoder_inverted_when_given() -> None:
     assert config.module("frontright").absolute_encoder_inverted is False
 
 
-def test_partial_module_override_keeps_the_rest() -> None:
-    """YAGSL drops a partial override; swervelib merges field by field."""
+def test_partial_module_override_is_dropped_as_yagsl_drops_it() -> None:
+    """A module's conversionFactors that gives only the angle is ignored beside working physical
+    properties (YAGSL's reading), and the warning says so where it was written."""
     config = load_directory(VALID / "partial_module_override")
     fr = config.module("frontright")
     fl = config.module("frontleft")
-    assert fr.conversion.angle_deg_per_rotation == 7.5
-    assert fr.conversion.drive_m_per_rotation == fl.conversion.drive_m_per_rotation
+    assert fr.conversion == fl.conversion
     assert fl.conversion.angle_deg_per_rotation == pytest.approx(16.8)
+    (warning,) = [w for w in config.warnings if w.file == "modules/frontright.json"]
+    assert warning.field == "conversionFactors" and "ignored" in warning.message
+
+
+def test_a_complete_module_override_wins() -> None:
+    config = load_directory(VALID / "factors_in_modules")
+    assert config.modules[0].conversion.angle_deg_per_rotation == 16.8
 
 
 def test_factor_only_configuration_has_a_finite_free_speed() -> None:

@@ -46,9 +46,12 @@ def test_runaway_angle_motor_is_named() -> None:
     with simulated(truth=lambda t: t.with_corner("backright", angle_reversed=True)) as h:
         h.run(4.0, circle)
         assert h.drive.diagnostics.runaway == {"backright"}
-        assert any("backright angle is running away" in a for a in alert_texts(("errors",))), (
-            alert_texts(("errors",))
-        )
+        (text,) = [a for a in alert_texts(("errors",)) if "backright angle is running away" in a]
+        # Every flag that can cause it, the hint the raw readings give, and the tool that decides.
+        for named in ("inverted.angle", "absoluteEncoderInverted", "conversionFactors.angle"):
+            assert named in text, text
+        assert "turn opposite ways" in text, text
+        assert "python -m swervelib calibrate" in text, text
         h.drive.stop()
         h.run(3.0)  # not commanded: the alert clears
         assert h.drive.diagnostics.runaway == set()

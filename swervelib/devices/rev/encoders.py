@@ -3,7 +3,9 @@
 * ``integrated``/``attached`` (Spark MAX) and ``sparkflex_integrated``/``sparkflex_attached``
   (Spark FLEX): a duty-cycle absolute encoder (Through Bore, Canandmag in PWM mode, ...) on the data
   port, read with ``spark.getAbsoluteEncoder()``. Inversion is the Spark's own absolute encoder
-  ``inverted`` setting (the controller reports ``1 − r`` of a raw reading ``r``).
+  ``inverted`` setting (the controller reports ``1 − r`` of a raw reading ``r``). It may also be
+  the angle Spark's closed-loop feedback sensor (see :mod:`swervelib.devices.rev.motor`); the
+  reading means the same either way.
 * ``sparkmax_analog`` (3.3 V full scale) and ``sparkmax_analog5v`` (5 V full scale): an analog
   absolute encoder on the data port, read with ``spark.getAnalog()``. REV documents the analog
   sensor's ``inverted`` only as a "phase" setting, so the adapter leaves it off and negates the
@@ -25,15 +27,16 @@ from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
 from swervelib.devices.rev.motor import (
     ANSWER,
+    DEGREES_PER_ROTATION,
     STATUS_PERIOD_MS,
     SparkMotor,
     answer_problem,
+    configure_absolute_encoder,
     note_reading,
 )
 from swervelib.devices.rev.pool import POOL
 from swervelib.devices.settings import EncoderSettings
 
-DEGREES_PER_ROTATION: Final = 360.0
 # Full-scale voltage of the analog encoder kinds.
 ANALOG_FULL_SCALE_V: Final = {"spark_analog": 3.3, "spark_analog5v": 5.0}
 
@@ -122,16 +125,10 @@ class SparkAttachedEncoder(_SparkSensor):
         self._encoder: Any = self.spark.getAbsoluteEncoder()
         self._read_position = self._encoder.getPosition
         config = self.motor.new_config()
-        absolute = config.absoluteEncoder
-        absolute.positionConversionFactor(DEGREES_PER_ROTATION)
-        absolute.velocityConversionFactor(DEGREES_PER_ROTATION / 60.0)  # native unit is rpm
-        absolute.inverted(settings.inverted)
-        absolute.zeroOffset(0.0)  # the library subtracts the offset; nothing stale on the device
-        absolute.zeroCentered(False)  # readings in [0, 360)
-        config.signals.absoluteEncoderPositionPeriodMs(STATUS_PERIOD_MS)
-        config.signals.absoluteEncoderPositionAlwaysOn(True)
-        config.signals.absoluteEncoderVelocityPeriodMs(STATUS_PERIOD_MS)
-        config.signals.absoluteEncoderVelocityAlwaysOn(True)
+        # Degrees after inversion, no zero offset on the device (the library subtracts the offset).
+        # When the angle motor steers on this encoder its own configuration already holds the
+        # same settings; applying them again changes nothing.
+        configure_absolute_encoder(config, settings.inverted)
         self.configured = self.motor.apply_extra_config(config, "absolute encoder configuration")
         self._sim: SparkAttachedEncoderSim | None = None
 

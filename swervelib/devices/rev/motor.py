@@ -11,10 +11,30 @@ its setpoints in those units, and its gains are in **duty cycle per unit of erro
 velocity gain kV in volts, so it is sent as ``f × optimal voltage`` (voltage compensation is on at
 that voltage, so both mean the same output).
 
+An angle motor steered on its absolute encoder (``settings.steer_feedback`` is
+``SteerFeedback.ABSOLUTE_ENCODER``) closes its position loop on the encoder on its data port
+(``closedLoop.setFeedbackSensor(kAbsoluteEncoder)``, position wrapping over 0–360°). That encoder is
+configured here, in the same reset-safe configuration as the loop (degrees, ``inverted`` =
+``absoluteEncoderInverted``, ``zeroOffset`` 0): it reads the module's encoder degrees after
+inversion, *before* the offset, exactly what the attached-encoder adapter reports as
+``Raw Absolute Encoder``. The offset stays in software: ``set_angle`` takes degrees in the frame of
+the controller's feedback sensor, and the module sends ``module angle + offset`` (the Spark wraps).
+Nothing is written to the Spark's ``zeroOffset``, so a reading never depends on REV's convention for
+combining it with ``inverted``, and a changed offset needs no device configuration. The gains keep
+their meaning (duty cycle per degree of module rotation: the encoder turns once per module turn).
+The motor's own encoder still reads degrees of module rotation through the steering gear ratio.
+
 Simulation (``SparkMotor.sim``) uses ``rev.SparkMaxSim`` / ``rev.SparkFlexSim``. Two REV simulator
 behaviours are corrected in the hook (see ``SparkMotorSim``): the simulator ignores ``inverted``
 (everything it shows is in the controller's user frame), and only ``SparkSim.setPosition`` survives
 the next ``iterate()``, so the hook keeps the controller's position itself and writes it every step.
+With the absolute encoder as feedback sensor, REV's simulator does run the closed loop on it (with
+position wrapping), but ``iterate()`` integrates the velocity it is given into that encoder and no
+longer moves the motor's own encoder; the hook therefore hands ``iterate()`` the encoder's reading
+as the physics last wrote it (through ``SparkAttachedEncoderSim``) and moves the motor's encoder
+itself, which is what the real controller sees. REV's current model (and so its smart current
+limit) reads the velocity given to ``iterate()`` through the feedback sensor's factor, which would
+make the module's speed look like a stalled motor; the hook gives it the rotor's speed instead.
 """
 
 from __future__ import annotations
@@ -27,7 +47,7 @@ import rev
 import wpilib
 from wpimath.system.plant import DCMotor
 
-from swervelib.config.model import PIDF
+from swervelib.config.model import PIDF, SteerFeedback
 from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
@@ -43,6 +63,8 @@ DEFAULT_DRIVE_PIDF: Final = PIDF(p=0.1)
 # Status frame periods (ms): fresh position/velocity every loop, faults visible within a loop.
 STATUS_PERIOD_MS: Final = 20
 APPLIED_OUTPUT_PERIOD_MS: Final = 10
+# An absolute encoder on the data port reads degrees (one turn of the encoder = 360).
+DEGREES_PER_ROTATION: Final = 360.0
 
 _OK: Final = rev.REVLibError.kOk
 _VOLTAGE: Final = rev.SparkLowLevel.ControlType.kVoltage
@@ -82,6 +104,23 @@ def note_reading(problems: dict[str, str], what: str, value: float) -> None:
     problems[what] = f"{what} reads {value}"
 
 
+def configure_absolute_encoder(config: Any, inverted: bool) -> None:
+    """The data-port absolute encoder's part of a Spark config: degrees in [0, 360) after
+    ``inverted``, no zero offset on the device (the library subtracts the offset), and its position
+    and velocity sent every :data:`STATUS_PERIOD_MS`."""
+    absolute = config.absoluteEncoder
+    absolute.positionConversionFactor(DEGREES_PER_ROTATION)
+    absolute.velocityConversionFactor(DEGREES_PER_ROTATION / 60.0)  # native unit is rpm
+    absolute.inverted(inverted)
+    absolute.zeroOffset(0.0)  # nothing stale on the device either
+    absolute.zeroCentered(False)  # readings in [0, 360)
+    signals = config.signals
+    signals.absoluteEncoderPositionPeriodMs(STATUS_PERIOD_MS)
+    signals.absoluteEncoderPositionAlwaysOn(True)
+    signals.absoluteEncoderVelocityPeriodMs(STATUS_PERIOD_MS)
+    signals.absoluteEncoderVelocityAlwaysOn(True)
+
+
 def answer_problem(spark: Any, problems: dict[str, str]) -> None:
     """Record (or clear) a Spark that does not answer, from the result of its last call."""
     error = spark.getLastError()
@@ -108,6 +147,11 @@ class SparkMotor(SwerveMotor):
         self.settings = settings
         self.label = settings.label
         self.controller: str = controller
+        # The absolute encoder on the data port closes the position loop (angle motors only).
+        self.absolute_feedback: bool = (
+            settings.role is Role.ANGLE
+            and settings.steer_feedback is SteerFeedback.ABSOLUTE_ENCODER
+        )
         self.dc_motor: DCMotor = getattr(DCMotor, settings.motor_type.motor.value)(1)
         self.spark: Any = POOL.spark(controller, settings.device.id)
         self._encoder: Any = self.spark.getEncoder()
@@ -180,7 +224,11 @@ class SparkMotor(SwerveMotor):
         config.encoder.positionConversionFactor(s.units_per_rotation)
         config.encoder.velocityConversionFactor(s.units_per_rotation / 60.0)
         loop = config.closedLoop
-        loop.setFeedbackSensor(rev.FeedbackSensor.kPrimaryEncoder)
+        if self.absolute_feedback:
+            configure_absolute_encoder(config, s.absolute_encoder_inverted)
+            loop.setFeedbackSensor(rev.FeedbackSensor.kAbsoluteEncoder)
+        else:
+            loop.setFeedbackSensor(rev.FeedbackSensor.kPrimaryEncoder)
         loop.pid(pidf.p, pidf.i, pidf.d)
         loop.IZone(pidf.iz)
         loop.outputRange(pidf.output_min, pidf.output_max)
@@ -233,6 +281,9 @@ class SparkMotor(SwerveMotor):
         self._set_setpoint(units_per_second, _VELOCITY, _SLOT0, feedforward_volts, _FF_VOLTS)
 
     def set_angle(self, degrees: float) -> None:
+        """Closed-loop position, wrapped: degrees of the feedback sensor (module degrees on the
+        motor's encoder; encoder degrees after inversion, before the offset, on the absolute
+        encoder)."""
         if not -MAX_POSITION <= degrees <= MAX_POSITION and not self.guard.position(
             "set_angle", degrees
         ):
@@ -332,21 +383,41 @@ class SparkMotorSim(MotorSim):
     and writes it with ``SparkSim.setPosition`` every step, because a robot-side
     ``RelativeEncoder.setPosition`` would be overwritten by the next ``iterate()``.
     :meth:`SparkMotor.set_position` reseeds it through :meth:`seed`.
+
+    With the absolute encoder as feedback sensor, ``SparkSim.setPosition`` and ``iterate()`` act on
+    that encoder instead (REV's simulator follows the selected feedback sensor) and leave the
+    motor's own encoder alone. The hook then writes the motor's encoder itself
+    (``getRelativeEncoderSim()``), and runs ``iterate()`` on the absolute encoder's reading as the
+    physics last wrote it (``SparkAttachedEncoderSim.set_raw``, user frame): the closed loop acts
+    on what the encoder on the module reads, as on the real controller. The physics must write that
+    reading before each :meth:`set_rotor` (``SwerveSim`` does, every substep); nothing else moves
+    it, so with no physics writing it the controller sees a still encoder, as it would an unplugged
+    one.
     """
 
     def __init__(self, motor: SparkMotor) -> None:
         sim_class: Any = rev.SparkMaxSim if motor.controller == "sparkmax" else rev.SparkFlexSim
+        device_id = motor.settings.device.id
         self.vendor_sim: Any = POOL.sim(
-            motor.controller,
-            motor.settings.device.id,
-            "motor",
-            lambda: sim_class(motor.spark, motor.dc_motor),
+            motor.controller, device_id, "motor", lambda: sim_class(motor.spark, motor.dc_motor)
         )
         self._sign = -1.0 if motor.settings.inverted else 1.0
         self._units_per_rotation = motor.settings.units_per_rotation
         position = motor.spark.getEncoder().getPosition()
         self._position = position if math.isfinite(position) else 0.0
         self._last_rotor: float | None = None
+        self._relative: Any = None
+        self._absolute: Any = None
+        self._feedback = 0.0  # the absolute encoder reading the controller last acted on
+        if motor.absolute_feedback:
+            self._relative = self.vendor_sim.getRelativeEncoderSim()
+            # The same simulator object the attached-encoder hook writes (see encoders.py).
+            self._absolute = POOL.sim(
+                motor.controller,
+                device_id,
+                "absolute",
+                lambda: rev.SparkAbsoluteEncoderSim(motor.spark),
+            )
         # A pooled simulator may hold an earlier drive's motion: start this one at rest.
         self.vendor_sim.setVelocity(0.0)
         self.vendor_sim.setAppliedOutput(0.0)
@@ -363,9 +434,33 @@ class SparkMotorSim(MotorSim):
             self._position += self._sign * (rotations - self._last_rotor) * self._units_per_rotation
         self._last_rotor = rotations
         velocity = self._sign * rotations_per_second * self._units_per_rotation
-        # iterate() adds velocity*dt to the position it was given: pre-subtract it.
-        self.vendor_sim.setPosition(self._position - velocity * dt)
-        self.vendor_sim.iterate(velocity, wpilib.RobotController.getBatteryVoltage(), dt)
+        vbus = wpilib.RobotController.getBatteryVoltage()
+        if self._absolute is None:
+            # iterate() adds velocity*dt to the position it was given: pre-subtract it.
+            self.vendor_sim.setPosition(self._position - velocity * dt)
+            self.vendor_sim.iterate(velocity, vbus, dt)
+        else:
+            self._relative.setPosition(self._position)
+            self._relative.setVelocity(velocity)
+            absolute = self._absolute
+            reading = absolute.getPosition()
+            rate = absolute.getVelocity()
+            # REV's simulator models the motor current (and so the smart current limit) from the
+            # velocity given to iterate() read through the feedback sensor's velocity factor: the
+            # module's speed would pass for a motor turning gear-ratio times too slowly, drawing
+            # its stall current, and the limit would throttle the output. Give it the rotor's
+            # speed in the encoder's units (degrees/s: 6 per rpm) so it sees the real motor, as
+            # the real controller measures it; iterate() adds speed*dt to the position, so
+            # pre-subtract it, then put the encoder's exact reading and rate back.
+            speed = self._sign * rotations_per_second * DEGREES_PER_ROTATION
+            # A garbage reading (a test's NaN) is what the robot reads; the controller's own
+            # sensor input is a number, and a NaN would stick in REV's simulated PID for good.
+            if reading - reading == 0.0:
+                self._feedback = reading
+            self.vendor_sim.setPosition(self._feedback - speed * dt)
+            self.vendor_sim.iterate(speed, vbus, dt)
+            absolute.setPosition(reading)
+            absolute.setVelocity(rate)
         if math.isnan(self.vendor_sim.getMotorCurrent()):
             # REV's simulator can compute a NaN current for a motor at rest with no output; once
             # NaN it stays NaN and the controller outputs nothing from then on. Clear it.
@@ -374,4 +469,7 @@ class SparkMotorSim(MotorSim):
     def seed(self, position: float) -> None:
         """The relative encoder was set to ``position`` (user frame)."""
         self._position = position
-        self.vendor_sim.setPosition(position)
+        if self._relative is None:
+            self.vendor_sim.setPosition(position)
+        else:
+            self._relative.setPosition(position)

@@ -1,0 +1,95 @@
+"""Which sensor closes each module's steering loop (see :class:`SteerFeedback`).
+
+YAGSL 2025.1+ reads ``conversionFactors.angle.factor: 360`` beside an encoder on a Spark's data
+port as "steer on the absolute encoder": the encoder becomes the Spark's feedback sensor and 360 is
+its degrees per turn, not the motor's (taken literally, 360°/motor rotation would make a 46:1 module
+turn 46 times too far). swervelib does the same, says so in a warning, and lets a module file say
+it explicitly with ``"steerOnAbsoluteEncoder": true`` (or ``false``), a key YAGSL ignores.
+
+Pure Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import Final
+
+from swervelib.config.catalog import ENCODER_TYPES, MOTOR_TYPES
+from swervelib.config.fields import ObjectView
+from swervelib.config.model import (
+    ConversionFactors,
+    DeviceConfig,
+    ResolvedConversion,
+    SteerFeedback,
+)
+
+KEY: Final = "steerOnAbsoluteEncoder"
+ATTACHED_KIND: Final = "spark_attached"
+SPARKS: Final = ("sparkmax", "sparkflex")
+YAGSL_FACTOR: Final = 360.0
+
+
+def read_steering(
+    root: ObjectView,
+    angle: DeviceConfig | None,
+    encoder: DeviceConfig | None,
+    conversion: ResolvedConversion | None,
+    own: ConversionFactors | None,
+    physical: ConversionFactors | None,
+) -> tuple[SteerFeedback, ResolvedConversion | None]:
+    """The module's steering mode, and its conversion adjusted for it (problems go to the file)."""
+    explicit: bool | None = root.boolean(KEY, False) if root.has(KEY) else None
+    if explicit is not None and not root.ok(KEY):
+        explicit = None
+    attached = (
+        angle is not None
+        and encoder is not None
+        and ENCODER_TYPES[encoder.type].kind == ATTACHED_KIND
+        and MOTOR_TYPES[angle.type].controller in SPARKS
+    )
+    if explicit and not attached and encoder is not None and angle is not None:
+        root.error(
+            KEY,
+            "steering on the absolute encoder needs an encoder on the angle Spark's data port",
+            expected="encoder type `attached`/`canandmag` (Spark MAX) or "
+            "`sparkflex_attached`/`sparkflex_canandmag` (Spark FLEX) with a Spark angle motor",
+            found=f"encoder `{encoder.type}` with angle motor `{angle.type}`",
+        )
+        return SteerFeedback.MOTOR_ENCODER, conversion
+    if conversion is None:
+        return SteerFeedback.MOTOR_ENCODER, None
+    yagsl_mode = attached and conversion.angle_deg_per_rotation == YAGSL_FACTOR
+    if explicit is False or (explicit is None and not yagsl_mode):
+        if yagsl_mode:
+            root.warn(
+                KEY,
+                "the angle motor's encoder is read at 360° of module rotation per motor "
+                "rotation (a 1:1 steering gear), as this file asks; YAGSL 2025+ would steer on "
+                "the absolute encoder instead",
+            )
+        return SteerFeedback.MOTOR_ENCODER, conversion
+    gear = _written_gear_ratio(own, physical)
+    adjusted = replace(
+        conversion,
+        angle_deg_per_rotation=360.0 / gear if gear else conversion.angle_deg_per_rotation,
+        angle_gear_ratio=gear,
+    )
+    if explicit is None:
+        root.warn(
+            ("encoder"),
+            "conversionFactors.angle gives 360° per rotation with an encoder on the Spark's "
+            "data port: as YAGSL 2025+ does, the Spark steers on the absolute encoder (its own "
+            f'PID, wrapping on) instead of the motor encoder; add "{KEY}": true to say so',
+            found=f"encoder `{encoder.type if encoder else '?'}`",
+        )
+    return SteerFeedback.ABSOLUTE_ENCODER, adjusted
+
+
+def _written_gear_ratio(
+    own: ConversionFactors | None, physical: ConversionFactors | None
+) -> float | None:
+    """An angle ``gearRatio`` written in the module file or physicalproperties.json, if any."""
+    for factors in (own, physical):
+        if factors is not None and factors.angle.gear_ratio not in (0.0, 1.0):
+            return factors.angle.gear_ratio
+    return None
