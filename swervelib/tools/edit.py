@@ -21,33 +21,45 @@ OS lock on ``.swervelib.lock``, which records the holder's pid, host, start time
 a lock file left by a killed tool is taken over, with a note in :attr:`ConfigEditor.notes` /
 :attr:`EditResult.notes`.
 
+The text work is shared: values are found through the spans :func:`swervelib.config.jsonpos.parse`
+records (the loader's own parser), new text follows the file's style (:mod:`.json_style`), paths
+are read by :mod:`.fieldpath`, and what changed is described by :mod:`.edit_result`.
+
 Nothing here imports wpilib or a vendor package.
 """
 
 from __future__ import annotations
 
 import difflib
-import enum
 import json
 import json.decoder
-import math
 import os
-import re
 import stat
 import tempfile
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from dataclasses import dataclass
+from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
 from swervelib.config import ConfigError, load_directory
-from swervelib.config.jsonpos import JSONSyntaxError, parse
+from swervelib.config.jsonpos import JSONSyntaxError, Node, PathKey, format_path, parse
 from swervelib.safe_read import MAX_FILE_BYTES, Problem, UnreadableFile, describe_os_error
 from swervelib.safe_read import read_file as _safe_read_file
 from swervelib.text import printable, printable_repr, shown_path
 from swervelib.tools import journal
+from swervelib.tools.edit_result import (
+    MISSING,
+    EditError,
+    EditResult,
+    FileChange,
+    collect_changes,
+    format_result,
+    same_value,
+)
+from swervelib.tools.fieldpath import parse_field_path, relative_file
 from swervelib.tools.journal import BACKUP_DIR, JOURNAL_NAME, RESTORE_SUFFIX, TEMP_SUFFIX
+from swervelib.tools.json_style import Style, dump, line_indent, style_of, transplant
 from swervelib.tools.lock import LOCK_NAME, DirectoryLock, LockError
 
 __all__ = [
@@ -71,380 +83,9 @@ DRIVE_FILE: Final = "swervedrive.json"
 MODULES_DIR: Final = "modules"
 
 _BOM: Final = b"\xef\xbb\xbf"
-_scanstring: Callable[[str, int, bool], tuple[str, int]] = json.decoder.scanstring  # type: ignore[attr-defined]
-_NUMBER: Final = re.compile(r"-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:[eE][-+]?[0-9]+)?")
-_LITERALS: Final = ("true", "false", "null", "NaN", "Infinity", "-Infinity")
-_WS: Final = " \t\r\n"
 
 FaultHook = Callable[[str], None]
 """Called after each write step of a commit with the step's name (tests inject crashes with it)."""
-
-PathParts = tuple[str | int, ...]
-
-
-class EditError(Exception):
-    """A clear, user-facing reason why an edit was refused or failed. Nothing was written unless
-    the message says otherwise."""
-
-
-class _Missing(enum.Enum):
-    MISSING = "absent"
-
-    def __repr__(self) -> str:
-        return "absent"
-
-    def __str__(self) -> str:
-        return "absent"
-
-    def __bool__(self) -> bool:
-        return False
-
-
-MISSING: Final = _Missing.MISSING
-"""Stands for "no such key" (in :attr:`FileChange.old` / ``new`` and as ``get``'s default)."""
-
-
-@dataclass(frozen=True)
-class FileChange:
-    """One changed value. ``file`` is relative to the directory, ``field`` a dotted path."""
-
-    file: str
-    field: str
-    old: Any
-    new: Any
-
-
-@dataclass(frozen=True)
-class EditResult:
-    """What a commit did (or, for a dry run, would do)."""
-
-    changes: tuple[FileChange, ...]
-    diff: str
-    backup: Path | None
-    summary: str
-    written: bool
-    notes: tuple[str, ...] = ()  # recoveries, broken stale locks: worth telling the person
-
-
-def _printable_line(line: str) -> str:
-    """One line of a diff with every unsafe character escaped (tabs kept: files indent with them)."""
-    return "\t".join(printable(part, None) for part in line.split("\t"))
-
-
-def format_result(result: EditResult, *, show_diff: bool) -> str:
-    """The text a command prints: the diff (when asked) then the one-line summary, with every
-    character from the files made safe to print (:func:`swervelib.text.printable`)."""
-    parts: list[str] = []
-    if show_diff and result.diff:
-        parts.extend(_printable_line(line) for line in result.diff.rstrip("\n").split("\n"))
-    parts.append(printable(result.summary, None))
-    return "\n".join(parts)
-
-
-# -- paths ------------------------------------------------------------------------------------------
-
-
-def _relative(file: str | os.PathLike[str]) -> str:
-    """Normalise a path relative to the configuration directory; refuse anything outside it."""
-    text = os.fspath(file).replace("\\", "/")
-    pure = PurePosixPath(text)
-    if not text or pure.is_absolute() or ":" in text or ".." in pure.parts or not pure.parts:
-        raise EditError(
-            f"`{printable(text, 200)}` is not a file path inside the configuration directory"
-        )
-    return pure.as_posix()
-
-
-def _parse_path(path: str) -> PathParts:
-    """``"inverted.drive"`` → ``("inverted", "drive")``; ``"modules[2]"`` → ``("modules", 2)``."""
-    parts: list[str | int] = []
-    i = 0
-    expect_key = True
-    while i < len(path):
-        char = path[i]
-        if char == "[":
-            end = path.find("]", i)
-            if end < 0 or not path[i + 1 : end].isdigit():
-                raise EditError(f"bad field path `{path}`")
-            parts.append(int(path[i + 1 : end]))
-            i = end + 1
-            expect_key = False
-        elif char == ".":
-            if expect_key:
-                raise EditError(f"bad field path `{path}`")
-            i += 1
-            expect_key = True
-        else:
-            if not expect_key:
-                raise EditError(f"bad field path `{path}`")
-            match = re.compile(r"[^.\[\]]+").match(path, i)
-            assert match is not None
-            parts.append(match.group())
-            i = match.end()
-            expect_key = False
-    if path and expect_key:
-        raise EditError(f"bad field path `{path}`")
-    return tuple(parts)
-
-
-def _format_path(parts: PathParts) -> str:
-    out = ""
-    for part in parts:
-        if isinstance(part, int):
-            out += f"[{part}]"
-        else:
-            out += f".{part}" if out else part
-    return out
-
-
-# -- text spans -------------------------------------------------------------------------------------
-
-
-@dataclass(slots=True)
-class _Node:
-    """A JSON value's span ``text[start:end]``."""
-
-    start: int
-    end: int
-    kind: str  # "object", "array" or "scalar"
-    members: list[_Member] = field(default_factory=list)
-    items: list[_Node] = field(default_factory=list)
-
-    def member(self, key: str) -> _Member | None:
-        found = None
-        for member in self.members:
-            if member.key == key:
-                found = member  # the last one wins, as in json.loads
-        return found
-
-    def index(self, key: str) -> int | None:
-        for i, member in enumerate(self.members):
-            if member.key == key:
-                return i
-        return None
-
-
-@dataclass(slots=True)
-class _Member:
-    key: str
-    key_start: int
-    key_end: int
-    node: _Node
-
-
-class _Scanner:
-    """Spans of every value of a text already known to be valid (jsonpos.parse checked it)."""
-
-    def __init__(self, text: str) -> None:
-        self.text = text
-
-    def skip(self, i: int) -> int:
-        text = self.text
-        while i < len(text) and text[i] in _WS:
-            i += 1
-        return i
-
-    def scan(self) -> _Node:
-        return self.value(self.skip(0))
-
-    def value(self, i: int) -> _Node:
-        text = self.text
-        char = text[i]
-        if char == "{":
-            node = _Node(i, i, "object")
-            i = self.skip(i + 1)
-            if text[i] == "}":
-                node.end = i + 1
-                return node
-            while True:
-                key, key_end = _scanstring(text, i + 1, True)
-                j = self.skip(key_end)
-                child = self.value(self.skip(j + 1))
-                node.members.append(_Member(key, i, key_end, child))
-                j = self.skip(child.end)
-                if text[j] == ",":
-                    i = self.skip(j + 1)
-                    continue
-                node.end = j + 1
-                return node
-        if char == "[":
-            node = _Node(i, i, "array")
-            i = self.skip(i + 1)
-            if text[i] == "]":
-                node.end = i + 1
-                return node
-            while True:
-                child = self.value(i)
-                node.items.append(child)
-                j = self.skip(child.end)
-                if text[j] == ",":
-                    i = self.skip(j + 1)
-                    continue
-                node.end = j + 1
-                return node
-        if char == '"':
-            _, end = _scanstring(text, i + 1, True)
-            return _Node(i, end, "scalar")
-        for literal in _LITERALS:
-            if text.startswith(literal, i):
-                return _Node(i, i + len(literal), "scalar")
-        match = _NUMBER.match(text, i)
-        assert match is not None, f"not a JSON value at {i}"
-        return _Node(i, match.end(), "scalar")
-
-
-def _find(root: _Node, parts: PathParts) -> _Node | None:
-    node: _Node | None = root
-    for part in parts:
-        if node is None:
-            return None
-        if isinstance(part, int):
-            node = node.items[part] if node.kind == "array" and part < len(node.items) else None
-        else:
-            member = node.member(part) if node.kind == "object" else None
-            node = member.node if member is not None else None
-    return node
-
-
-def _line_indent(text: str, position: int) -> str:
-    """The leading whitespace of the line holding ``position``."""
-    start = text.rfind("\n", 0, position) + 1
-    end = start
-    while end < position and text[end] in " \t":
-        end += 1
-    return text[start:end]
-
-
-@dataclass(frozen=True, slots=True)
-class _Style:
-    """How one file writes JSON, to write new values the same way."""
-
-    newline: str  # "\n" or "\r\n"
-    unit: str  # one level of indentation
-    colon: str  # between a key and its value, e.g. ": "
-    inline_gap: str  # after a comma inside a one-line object or array
-    multi_line: bool  # members on lines of their own (else a one-line, compact file)
-
-
-def _style(text: str, root: _Node) -> _Style:
-    """The file's style, judged from the root object's first members (which edits of values do not
-    change, so the judgement is the same before and after a swap)."""
-    newline = "\r\n" if "\r\n" in text else "\n"
-    unit = "  "
-    colon = ": "
-    inline_gap = " "
-    multi_line = "\n" in text[root.start : root.end]
-    if root.kind == "object" and root.members:
-        first = root.members[0]
-        colon = text[first.key_end : first.node.start] or ":"
-        multi_line = "\n" in text[root.start : first.key_start]
-        if multi_line:
-            unit = _line_indent(text, first.key_start) or "  "
-        elif len(root.members) > 1:
-            between = text[first.node.end : root.members[1].key_start]
-            inline_gap = between[between.index(",") + 1 :]
-    return _Style(newline, unit, colon, inline_gap, multi_line)
-
-
-def _dump(value: Any, style: _Style, multi_line: bool, indent: str) -> str:
-    """``value`` as JSON text in the file's style; ``indent`` is the indentation of its line."""
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
-    if isinstance(value, float):
-        if not math.isfinite(value):
-            raise EditError(f"cannot write {value!r}: JSON numbers must be finite")
-        return repr(value)
-    if isinstance(value, str):
-        return json.dumps(value, ensure_ascii=False)
-    if isinstance(value, dict | list | tuple):
-        is_dict = isinstance(value, dict)
-        opening, closing = ("{", "}") if is_dict else ("[", "]")
-        if not value:
-            return opening + closing
-        inner = indent + style.unit
-        entries: list[str] = []
-        if isinstance(value, dict):
-            for key, item in value.items():
-                if not isinstance(key, str):
-                    raise EditError(f"cannot write the object key {key!r}: keys must be strings")
-                entries.append(
-                    json.dumps(key, ensure_ascii=False)
-                    + style.colon
-                    + _dump(item, style, multi_line, inner)
-                )
-        else:
-            entries = [_dump(item, style, multi_line, inner) for item in value]
-        if multi_line:
-            joint = "," + style.newline + inner
-            return (
-                opening
-                + style.newline
-                + inner
-                + joint.join(entries)
-                + style.newline
-                + indent
-                + closing
-            )
-        return opening + ("," + style.inline_gap).join(entries) + closing
-    raise EditError(f"cannot write a {type(value).__name__} value as JSON")
-
-
-def _same(a: Any, b: Any) -> bool:
-    """Equal as JSON values: ``true`` is not ``1``, ``1`` is ``1.0``, NaN is NaN."""
-    if isinstance(a, _Missing) or isinstance(b, _Missing):
-        return a is b
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
-    if isinstance(a, int | float) and isinstance(b, int | float):
-        return a == b or (math.isnan(a) and math.isnan(b))
-    if isinstance(a, dict) and isinstance(b, dict):
-        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
-    if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
-    return type(a) is type(b) and bool(a == b)
-
-
-def _transplant(value: str, source: _Style, source_indent: str, target: _Style, indent: str) -> str:
-    """A value's text moved from one file (or place) to another, in the target's style when that
-    can be undone exactly, else as it is. Either way, moving it back gives the exact text.
-
-    Between a multi-line and a one-line file, a value written exactly as this module would write it
-    in the source style is rewritten in the target style. Otherwise a multi-line value is
-    re-indented: each line after the first must be ``source_indent`` plus whole indentation units,
-    and becomes ``indent`` plus as many of the target's units, with the target's line ends.
-    """
-    if source.multi_line != target.multi_line:
-        try:
-            parsed = parse(value).value
-            if value == _dump(parsed, source, source.multi_line, source_indent):
-                return _dump(parsed, target, target.multi_line, indent)
-        except (JSONSyntaxError, EditError):
-            pass
-    if "\n" not in value:
-        return value
-    lines = value.split("\n")
-    crlf = [line.endswith("\r") for line in lines[:-1]]
-    if any(crlf) and not all(crlf):
-        return value
-    if all(crlf):
-        lines = [line[:-1] for line in lines[:-1]] + [lines[-1]]
-    out = [lines[0]]
-    for line in lines[1:]:
-        if not line.startswith(source_indent):
-            return value
-        rest = line[len(source_indent) :]
-        levels = 0
-        while source.unit and rest.startswith(source.unit):
-            rest = rest[len(source.unit) :]
-            levels += 1
-        if rest[:1] in (" ", "\t"):
-            return value
-        out.append(indent + target.unit * levels + rest)
-    return target.newline.join(out)
 
 
 # -- one file ---------------------------------------------------------------------------------------
@@ -483,7 +124,7 @@ def _check_json(file: str, text: str) -> Any:
     if document.duplicates:
         dup = document.duplicates[0]
         raise EditError(
-            f"{printable(file)}:{dup.line}:{dup.column}: key `{printable(_format_path(dup.path))}` "
+            f"{printable(file)}:{dup.line}:{dup.column}: key `{printable(format_path(dup.path))}` "
             "appears twice "
             f"(also line {dup.first_line}); fix it by hand first"
         )
@@ -592,7 +233,7 @@ class ConfigEditor:
 
     # -- reading ---------------------------------------------------------------------------------
     def _doc(self, file: str) -> _Doc:
-        relative = _relative(file)
+        relative = relative_file(file)
         doc = self._docs.get(relative)
         if doc is None:
             if relative in self._raw:
@@ -608,9 +249,9 @@ class ConfigEditor:
             self._docs[relative] = doc
         return doc
 
-    def _root(self, file: str) -> tuple[_Doc, _Node]:
+    def _root(self, file: str) -> tuple[_Doc, Node]:
         doc = self._doc(file)
-        return doc, _Scanner(doc.text).scan()
+        return doc, parse(doc.text).root
 
     def files(self) -> list[str]:
         """``swervedrive.json`` and the module files it lists (relative paths)."""
@@ -638,17 +279,17 @@ class ConfigEditor:
     def get(self, file: str, path: str, default: Any = MISSING) -> Any:
         """The current (edited) value at ``path`` (``""`` for the whole file), or ``default``."""
         doc, root = self._root(file)
-        node = _find(root, _parse_path(path))
+        node = root.find(parse_field_path(path))
         if node is None:
             if default is MISSING:
-                raise EditError(f"{printable(_relative(file))}: no field `{printable(path)}`")
+                raise EditError(f"{printable(relative_file(file))}: no field `{printable(path)}`")
             return default
         return parse(doc.text[node.start : node.end]).value
 
     def get_text(self, file: str, path: str) -> str | None:
         """The JSON text of the value at ``path`` exactly as written (None when absent)."""
         doc, root = self._root(file)
-        node = _find(root, _parse_path(path))
+        node = root.find(parse_field_path(path))
         return None if node is None else doc.text[node.start : node.end]
 
     def original_bytes(self, file: str) -> bytes:
@@ -665,19 +306,19 @@ class ConfigEditor:
         """Stage ``value`` at ``path``. A missing key is appended at the end of its object (missing
         parent objects are created); an existing object given a dict is merged key by key, so
         untouched members keep their text."""
-        parts = _parse_path(path)
-        if isinstance(value, _Missing):
+        parts = parse_field_path(path)
+        if value is MISSING:
             self.delete(file, path)
             return
-        _dump(
-            value, _Style("\n", "  ", ": ", " ", False), False, ""
+        dump(
+            value, Style("\n", "  ", ": ", " ", False), False, ""
         )  # refuse unwritable values first
         self._set(self._doc(file), parts, value)
 
-    def _set(self, doc: _Doc, parts: PathParts, value: Any) -> None:
-        root = _Scanner(doc.text).scan()
-        node = _find(root, parts)
-        style = _style(doc.text, root)
+    def _set(self, doc: _Doc, parts: PathKey, value: Any) -> None:
+        root = parse(doc.text).root
+        node = root.find(parts)
+        style = style_of(doc.text, root)
         if node is not None:
             if node.kind == "object" and isinstance(value, dict):
                 for member in list(node.members):
@@ -695,27 +336,27 @@ class ConfigEditor:
                     self._set(doc, (*parts, index), item)
                 return
             old_text = doc.text[node.start : node.end]
-            if node.kind == "scalar" and _same(parse(old_text).value, value):
+            if node.kind == "scalar" and same_value(parse(old_text).value, value):
                 return
             if node.kind == "scalar":
-                parent = _find(root, parts[:-1]) if parts else None
+                parent = root.find(parts[:-1]) if parts else None
                 multi = parent is not None and "\n" in doc.text[parent.start : parent.end]
             else:
                 multi = "\n" in old_text
-            indent = _line_indent(doc.text, node.start)
-            self._splice(doc, node.start, node.end, _dump(value, style, multi, indent))
+            indent = line_indent(doc.text, node.start)
+            self._splice(doc, node.start, node.end, dump(value, style, multi, indent))
             return
         if not parts:
             raise EditError("cannot replace a whole file with set(); use replace_file()")
-        parent = _find(root, parts[:-1])
+        parent = root.find(parts[:-1])
         key = parts[-1]
         if parent is None:
             if not isinstance(key, str):
-                raise EditError(f"cannot create `{_format_path(parts)}`: no such array")
+                raise EditError(f"cannot create `{format_path(parts)}`: no such array")
             self._set(doc, parts[:-1], {key: value})
             return
         if parent.kind != "object" or not isinstance(key, str):
-            raise EditError(f"cannot create `{_format_path(parts)}`: its parent is not an object")
+            raise EditError(f"cannot create `{format_path(parts)}`: its parent is not an object")
         self._insert(
             doc,
             parent,
@@ -723,7 +364,7 @@ class ConfigEditor:
             lambda indent: (
                 json.dumps(key, ensure_ascii=False)
                 + style.colon
-                + _dump(value, style, indent is not None, indent or "")
+                + dump(value, style, indent is not None, indent or "")
             ),
             root,
         )
@@ -731,10 +372,10 @@ class ConfigEditor:
     def _insert(
         self,
         doc: _Doc,
-        obj: _Node,
+        obj: Node,
         after: int | None,
         member: Callable[[str | None], str],
-        root: _Node,
+        root: Node,
     ) -> None:
         """Insert a member after ``obj.members[after]`` (None: first). ``member(indent)`` gives its
         text, with ``indent`` its line's indentation (None when it goes on the object's line)."""
@@ -743,8 +384,8 @@ class ConfigEditor:
         if not members:
             inside = text[obj.start : obj.end]
             if "\n" in inside or (obj is root and "\n" in text):
-                style = _style(text, root)
-                base = _line_indent(text, obj.start)
+                style = style_of(text, root)
+                base = line_indent(text, obj.start)
                 inner = base + style.unit
                 new = "{" + style.newline + inner + member(inner) + style.newline + base + "}"
             else:
@@ -770,14 +411,14 @@ class ConfigEditor:
 
     def delete(self, file: str, path: str) -> None:
         """Stage removing the key (or array item) at ``path``; nothing happens if it is absent."""
-        parts = _parse_path(path)
+        parts = parse_field_path(path)
         if not parts:
             raise EditError("cannot delete a whole file's content")
         self._delete(self._doc(file), parts)
 
-    def _delete(self, doc: _Doc, parts: PathParts) -> None:
-        root = _Scanner(doc.text).scan()
-        parent = _find(root, parts[:-1])
+    def _delete(self, doc: _Doc, parts: PathKey) -> None:
+        root = parse(doc.text).root
+        parent = root.find(parts[:-1])
         key = parts[-1]
         if parent is None:
             return
@@ -812,35 +453,35 @@ class ConfigEditor:
         that can be undone exactly). Present in one: the member moves to the other file, after the
         nearest key that preceded it. Swapping twice gives back the exact original bytes.
         """
-        parts = _parse_path(path)
+        parts = parse_field_path(path)
         if not parts or not isinstance(parts[-1], str):
             raise EditError(f"cannot swap `{path}`: only object members can be swapped")
         doc_a, root_a = self._root(file_a)
         doc_b, root_b = self._root(file_b)
         if doc_a is doc_b:
             return
-        node_a, node_b = _find(root_a, parts), _find(root_b, parts)
+        node_a, node_b = root_a.find(parts), root_b.find(parts)
         if node_a is None and node_b is None:
             return
-        style_a, style_b = _style(doc_a.text, root_a), _style(doc_b.text, root_b)
+        style_a, style_b = style_of(doc_a.text, root_a), style_of(doc_b.text, root_b)
         if node_a is not None and node_b is not None:
             text_a = doc_a.text[node_a.start : node_a.end]
             text_b = doc_b.text[node_b.start : node_b.end]
             if text_a == text_b:
                 return
-            indent_a = _line_indent(doc_a.text, node_a.start)
-            indent_b = _line_indent(doc_b.text, node_b.start)
+            indent_a = line_indent(doc_a.text, node_a.start)
+            indent_b = line_indent(doc_b.text, node_b.start)
             self._splice(
                 doc_a,
                 node_a.start,
                 node_a.end,
-                _transplant(text_b, style_b, indent_b, style_a, indent_a),
+                transplant(text_b, style_b, indent_b, style_a, indent_a),
             )
             self._splice(
                 doc_b,
                 node_b.start,
                 node_b.end,
-                _transplant(text_a, style_a, indent_a, style_b, indent_b),
+                transplant(text_a, style_a, indent_a, style_b, indent_b),
             )
             return
         if node_a is None:
@@ -853,8 +494,8 @@ class ConfigEditor:
                 style_a,
             )
         # move the member from a (source) to b (target)
-        source_parent = _find(root_a, parts[:-1])
-        target_parent = _find(root_b, parts[:-1])
+        source_parent = root_a.find(parts[:-1])
+        target_parent = root_b.find(parts[:-1])
         assert source_parent is not None
         if target_parent is None or target_parent.kind != "object":
             raise EditError(f"cannot move `{path}`: its parent object is missing in one file")
@@ -864,7 +505,7 @@ class ConfigEditor:
         moved = source_parent.members[index]
         head = doc_a.text[moved.key_start : moved.node.start]  # the key and colon, as written
         value_text = doc_a.text[moved.node.start : moved.node.end]
-        source_indent = _line_indent(doc_a.text, moved.key_start)
+        source_indent = line_indent(doc_a.text, moved.key_start)
         after: int | None = None
         for earlier in reversed(source_parent.members[:index]):
             found = target_parent.index(earlier.key)
@@ -878,7 +519,7 @@ class ConfigEditor:
             target_parent,
             after,
             lambda indent: (
-                head + _transplant(value_text, style_a, source_indent, style_b, indent or "")
+                head + transplant(value_text, style_a, source_indent, style_b, indent or "")
             ),
             root_b,
         )
@@ -886,7 +527,7 @@ class ConfigEditor:
 
     def replace_file(self, file: str, data: bytes) -> None:
         """Stage the whole content of a JSON file (which may not exist yet)."""
-        relative = _relative(file)
+        relative = relative_file(file)
         bom, text = _decode(relative, data)
         _check_json(relative, text)
         doc = self._docs.get(relative)
@@ -898,7 +539,7 @@ class ConfigEditor:
 
     def read_raw(self, file: str) -> bytes | None:
         """A non-edited file's staged or current bytes (None when absent)."""
-        relative = _relative(file)
+        relative = relative_file(file)
         if relative in self._raw:
             return self._raw[relative]
         return _read(self.directory / relative, follow_symlinks=False)
@@ -906,7 +547,7 @@ class ConfigEditor:
     def stage_raw(self, file: str, data: bytes | None) -> None:
         """Stage writing ``data`` to a file that is not edited as JSON (None deletes it). It is
         written in the same transaction, but is neither validated nor shown in the diff."""
-        relative = _relative(file)
+        relative = relative_file(file)
         if relative in self._docs:
             raise EditError(f"{relative} is being edited as JSON; use replace_file()")
         if relative not in self._raw_original:
@@ -926,7 +567,7 @@ class ConfigEditor:
             old_text = "" if doc.original is None else _decode(relative, doc.original)[1]
             old_value = parse(old_text).value if doc.original is not None else MISSING
             before = len(changes)
-            _collect_changes(relative, old_value, parse(doc.text).value, (), changes)
+            collect_changes(relative, old_value, parse(doc.text).value, (), changes)
             if len(changes) == before:  # same values, different text
                 changes.append(FileChange(relative, "", "(formatting)", "(formatting)"))
             old_lines = [line.rstrip("\r") for line in old_text.split("\n")]
@@ -1076,17 +717,3 @@ def _check_directory(directory: Path) -> None:
         raise EditError(f"configuration directory {shown} cannot be opened: {cause}") from None
     if not stat.S_ISDIR(mode):
         raise EditError(f"configuration directory {shown} is not a directory")
-
-
-def _collect_changes(file: str, old: Any, new: Any, path: PathParts, out: list[FileChange]) -> None:
-    if isinstance(old, dict) and isinstance(new, dict):
-        keys = list(old) + [k for k in new if k not in old]
-        for key in keys:
-            _collect_changes(file, old.get(key, MISSING), new.get(key, MISSING), (*path, key), out)
-        return
-    if isinstance(old, list) and isinstance(new, list) and len(old) == len(new):
-        for index, (a, b) in enumerate(zip(old, new, strict=True)):
-            _collect_changes(file, a, b, (*path, index), out)
-        return
-    if not _same(old, new):
-        out.append(FileChange(file, _format_path(path), old, new))

@@ -103,3 +103,46 @@ def test_format_path() -> None:
     assert format_path(("inverted", "drive")) == "inverted.drive"
     assert format_path(("modules", 2)) == "modules[2]"
     assert format_path(()) == ""
+
+
+def _paths(
+    value: object, path: tuple[str | int, ...] = ()
+) -> list[tuple[tuple[str | int, ...], object]]:
+    found: list[tuple[tuple[str | int, ...], object]] = [(path, value)]
+    if isinstance(value, dict):
+        for key, item in value.items():
+            found += _paths(item, (*path, key))
+    elif isinstance(value, list):
+        for index, item in enumerate(value):
+            found += _paths(item, (*path, index))
+    return found
+
+
+@given(json_values, st.sampled_from([None, 2, "\t"]), st.booleans())
+def test_every_value_s_span_holds_exactly_that_value(
+    value: object, indent: int | str | None, ascii_only: bool
+) -> None:
+    """The spans the editing tools splice: each node's text parses back to the value at its path,
+    and each member's key span is the key in quotes."""
+    text = json.dumps({"root": value}, indent=indent, ensure_ascii=ascii_only)
+    document = parse(text)
+    for path, expected in _paths(document.value):
+        node = document.root.find(path)
+        assert node is not None, path
+        assert json.loads(text[node.start : node.end]) == expected
+        kind = (
+            "object"
+            if isinstance(expected, dict)
+            else "array"
+            if isinstance(expected, list)
+            else "scalar"
+        )
+        assert node.kind == kind
+        if path and isinstance(path[-1], str):
+            parent = document.root.find(path[:-1])
+            assert parent is not None
+            member = parent.member(path[-1])
+            assert member is not None and member.node is node
+            assert json.loads(text[member.key_start : member.key_end]) == path[-1]
+    assert document.root.find(("no such key",)) is None
+    assert document.root.find(("root", 10**6)) is None

@@ -87,7 +87,11 @@ def _odd_directory(tmp_path: Path) -> Path:
     fl["inverted"] = {"drive": True, "angle": True}
     _write(directory, "frontleft", (json.dumps(fl, indent="\t") + "\n").encode())
     fr = _module_json(directory, "frontright")
-    fr["conversionFactors"] = {"angle": {"gearRatio": 21.4}}
+    # a whole per-module conversion (a partial one is ignored, as YAGSL ignores it)
+    fr["conversionFactors"] = {
+        "angle": {"gearRatio": 21.4},
+        "drive": {"gearRatio": 6.75, "diameter": 4},
+    }
     _write(
         directory, "frontright", (json.dumps(fr, indent=4) + "\n").replace("\n", "\r\n").encode()
     )

@@ -1,0 +1,142 @@
+"""Writing JSON text the way a file already writes it.
+
+Tools change one value of a hand-written file: the new text must follow the file's own line ends,
+indentation, colon spacing and one-line or multi-line layout (:class:`Style`, judged from the file),
+and a value moved between files must come back byte for byte when moved again (:func:`transplant`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from swervelib.config.jsonpos import JSONSyntaxError, Node, parse
+from swervelib.tools.edit_result import EditError
+
+
+def line_indent(text: str, position: int) -> str:
+    """The leading whitespace of the line holding ``position``."""
+    start = text.rfind("\n", 0, position) + 1
+    end = start
+    while end < position and text[end] in " \t":
+        end += 1
+    return text[start:end]
+
+
+@dataclass(frozen=True, slots=True)
+class Style:
+    """How one file writes JSON, to write new values the same way."""
+
+    newline: str  # "\n" or "\r\n"
+    unit: str  # one level of indentation
+    colon: str  # between a key and its value, e.g. ": "
+    inline_gap: str  # after a comma inside a one-line object or array
+    multi_line: bool  # members on lines of their own (else a one-line, compact file)
+
+
+def style_of(text: str, root: Node) -> Style:
+    """The file's style, judged from the root object's first members (which edits of values do not
+    change, so the judgement is the same before and after a swap)."""
+    newline = "\r\n" if "\r\n" in text else "\n"
+    unit = "  "
+    colon = ": "
+    inline_gap = " "
+    multi_line = "\n" in text[root.start : root.end]
+    if root.kind == "object" and root.members:
+        first = root.members[0]
+        colon = text[first.key_end : first.node.start] or ":"
+        multi_line = "\n" in text[root.start : first.key_start]
+        if multi_line:
+            unit = line_indent(text, first.key_start) or "  "
+        elif len(root.members) > 1:
+            between = text[first.node.end : root.members[1].key_start]
+            inline_gap = between[between.index(",") + 1 :]
+    return Style(newline, unit, colon, inline_gap, multi_line)
+
+
+def dump(value: Any, style: Style, multi_line: bool, indent: str) -> str:
+    """``value`` as JSON text in the file's style; ``indent`` is the indentation of its line."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return str(value)
+    if isinstance(value, float):
+        if not math.isfinite(value):
+            raise EditError(f"cannot write {value!r}: JSON numbers must be finite")
+        return repr(value)
+    if isinstance(value, str):
+        return json.dumps(value, ensure_ascii=False)
+    if isinstance(value, dict | list | tuple):
+        is_dict = isinstance(value, dict)
+        opening, closing = ("{", "}") if is_dict else ("[", "]")
+        if not value:
+            return opening + closing
+        inner = indent + style.unit
+        entries: list[str] = []
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if not isinstance(key, str):
+                    raise EditError(f"cannot write the object key {key!r}: keys must be strings")
+                entries.append(
+                    json.dumps(key, ensure_ascii=False)
+                    + style.colon
+                    + dump(item, style, multi_line, inner)
+                )
+        else:
+            entries = [dump(item, style, multi_line, inner) for item in value]
+        if multi_line:
+            joint = "," + style.newline + inner
+            return (
+                opening
+                + style.newline
+                + inner
+                + joint.join(entries)
+                + style.newline
+                + indent
+                + closing
+            )
+        return opening + ("," + style.inline_gap).join(entries) + closing
+    raise EditError(f"cannot write a {type(value).__name__} value as JSON")
+
+
+def transplant(value: str, source: Style, source_indent: str, target: Style, indent: str) -> str:
+    """A value's text moved from one file (or place) to another, in the target's style when that
+    can be undone exactly, else as it is. Either way, moving it back gives the exact text.
+
+    Between a multi-line and a one-line file, a value written exactly as this module would write it
+    in the source style is rewritten in the target style. Otherwise a multi-line value is
+    re-indented: each line after the first must be ``source_indent`` plus whole indentation units,
+    and becomes ``indent`` plus as many of the target's units, with the target's line ends.
+    """
+    if source.multi_line != target.multi_line:
+        try:
+            parsed = parse(value).value
+            if value == dump(parsed, source, source.multi_line, source_indent):
+                return dump(parsed, target, target.multi_line, indent)
+        except (JSONSyntaxError, EditError):
+            pass
+    if "\n" not in value:
+        return value
+    lines = value.split("\n")
+    crlf = [line.endswith("\r") for line in lines[:-1]]
+    if any(crlf) and not all(crlf):
+        return value
+    if all(crlf):
+        lines = [line[:-1] for line in lines[:-1]] + [lines[-1]]
+    out = [lines[0]]
+    for line in lines[1:]:
+        if not line.startswith(source_indent):
+            return value
+        rest = line[len(source_indent) :]
+        levels = 0
+        while source.unit and rest.startswith(source.unit):
+            rest = rest[len(source.unit) :]
+            levels += 1
+        if rest[:1] in (" ", "\t"):
+            return value
+        out.append(indent + target.unit * levels + rest)
+    return target.newline.join(out)
