@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 from swervelib import __version__
-from swervelib.cli import calibrate, check, eight_step, flip, offsets
+from swervelib.cli import calibrate, check, eight_step, flip, migrate, offsets
 from swervelib.cli.flip import error_lines
 
 
@@ -24,6 +24,7 @@ def build_parser() -> argparse.ArgumentParser:
     flip.register(commands)
     eight_step.register(commands)
     calibrate.register(commands)
+    migrate.register(commands)
     return parser
 
 

@@ -5,6 +5,8 @@ Pure Python (no wpilib or vendor import). Each tool is also a command of ``pytho
 * :func:`add_to_offsets` — ``offsets DIRECTORY --add DEGREES`` (spec §3.1, the +180 fix)
 * :func:`flip_modules` — ``flip DIRECTORY`` (spec §3.3)
 * :func:`eight_step` — ``eight-step DIRECTORY --step N | --next | --restore | --finish`` (spec §3.2)
+* :func:`migrate` — ``migrate DIRECTORY [--max-speed-in-feet]``: an older YAGSL folder to the current
+  format; :func:`plan` says, read-only, what it would change (``check`` uses it)
 
 All of them go through :class:`ConfigEditor` (``swervelib.tools.edit``): text splicing that keeps
 every untouched byte, validation with ``load_directory``, a lock, timestamped backups, and an
@@ -22,6 +24,7 @@ from swervelib.tools.edit import (
 )
 from swervelib.tools.eight_step import EightStepResult, eight_step
 from swervelib.tools.flip import flip_modules
+from swervelib.tools.migrate import MigrationResult, MigrationStep, migrate, plan
 from swervelib.tools.offsets import add_to_offsets, wrap_degrees
 
 __all__ = [
@@ -31,10 +34,14 @@ __all__ = [
     "EditResult",
     "EightStepResult",
     "FileChange",
+    "MigrationResult",
+    "MigrationStep",
     "add_to_offsets",
     "eight_step",
     "flip_modules",
     "format_result",
+    "migrate",
+    "plan",
     "recover",
     "wrap_degrees",
 ]

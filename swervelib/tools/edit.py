@@ -21,9 +21,10 @@ OS lock on ``.swervelib.lock``, which records the holder's pid, host, start time
 a lock file left by a killed tool is taken over, with a note in :attr:`ConfigEditor.notes` /
 :attr:`EditResult.notes`.
 
-The text work is shared: values are found through the spans :func:`swervelib.config.jsonpos.parse`
-records (the loader's own parser), new text follows the file's style (:mod:`.json_style`), paths
-are read by :mod:`.fieldpath`, and what changed is described by :mod:`.edit_result`.
+This module is the transaction; the rest is shared: the text edits are :mod:`.splice` (through the
+spans :func:`swervelib.config.jsonpos.parse` records, the loader's own parser), new text follows
+the file's style (:mod:`.json_style`), paths are read by :mod:`.fieldpath`, the result is loaded
+before writing by :mod:`.trial_load`, and what changed is described by :mod:`.edit_result`.
 
 Nothing here imports wpilib or a vendor package.
 """
@@ -31,23 +32,19 @@ Nothing here imports wpilib or a vendor package.
 from __future__ import annotations
 
 import difflib
-import json
-import json.decoder
 import os
 import stat
-import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from swervelib.config import ConfigError, load_directory
-from swervelib.config.jsonpos import JSONSyntaxError, Node, PathKey, format_path, parse
-from swervelib.safe_read import MAX_FILE_BYTES, Problem, UnreadableFile, describe_os_error
-from swervelib.safe_read import read_file as _safe_read_file
-from swervelib.text import printable, printable_repr, shown_path
-from swervelib.tools import journal
+from swervelib.config import Problem
+from swervelib.config.jsonpos import JSONSyntaxError, Node, format_path, parse
+from swervelib.safe_read import describe_os_error
+from swervelib.text import printable, shown_path
+from swervelib.tools import journal, splice
 from swervelib.tools.edit_result import (
     MISSING,
     EditError,
@@ -55,12 +52,17 @@ from swervelib.tools.edit_result import (
     FileChange,
     collect_changes,
     format_result,
-    same_value,
 )
-from swervelib.tools.fieldpath import parse_field_path, relative_file
+from swervelib.tools.fieldpath import (
+    DRIVE_FILE,
+    module_file_paths,
+    parse_field_path,
+    relative_file,
+)
 from swervelib.tools.journal import BACKUP_DIR, JOURNAL_NAME, RESTORE_SUFFIX, TEMP_SUFFIX
-from swervelib.tools.json_style import Style, dump, line_indent, style_of, transplant
+from swervelib.tools.json_style import Style, dump
 from swervelib.tools.lock import LOCK_NAME, DirectoryLock, LockError
+from swervelib.tools.trial_load import trial_load
 
 __all__ = [
     "BACKUP_DIR",
@@ -78,9 +80,6 @@ __all__ = [
     "format_result",
     "recover",
 ]
-
-DRIVE_FILE: Final = "swervedrive.json"
-MODULES_DIR: Final = "modules"
 
 _BOM: Final = b"\xef\xbb\xbf"
 
@@ -259,22 +258,16 @@ class ConfigEditor:
 
     def module_files(self) -> list[str]:
         """``modules/<name>.json`` for each entry of ``modules`` in swervedrive.json, in order."""
-        names = self.get(DRIVE_FILE, "modules", None)
-        if not isinstance(names, list) or not names:
-            raise EditError(f"{DRIVE_FILE}: `modules` must be a non-empty array of file names")
-        result = []
-        for name in names:
-            if not isinstance(name, str) or not name.strip() or "/" in name or "\\" in name:
-                raise EditError(
-                    f"{DRIVE_FILE}: `modules` entry {printable_repr(name)} is not a module file name"
-                )
-            stem = name[:-5] if name.endswith(".json") else name
-            if stem.startswith(".") or ":" in stem:
-                raise EditError(
-                    f"{DRIVE_FILE}: `modules` entry {printable_repr(name)} is not a module file name"
-                )
-            result.append(f"{MODULES_DIR}/{stem}.json")
-        return result
+        return module_file_paths(self.get(DRIVE_FILE, "modules", None))
+
+    def has_file(self, file: str) -> bool:
+        """Whether ``file`` is there (staged, or anything on disk at that path)."""
+        relative = relative_file(file)
+        if relative in self._docs:
+            return True
+        if relative in self._raw:
+            return self._raw[relative] is not None
+        return os.path.lexists(self.directory / relative)
 
     def get(self, file: str, path: str, default: Any = MISSING) -> Any:
         """The current (edited) value at ``path`` (``""`` for the whole file), or ``default``."""
@@ -299,9 +292,6 @@ class ConfigEditor:
         return doc.original
 
     # -- staging ---------------------------------------------------------------------------------
-    def _splice(self, doc: _Doc, start: int, end: int, text: str) -> None:
-        doc.text = doc.text[:start] + text + doc.text[end:]
-
     def set(self, file: str, path: str, value: Any) -> None:
         """Stage ``value`` at ``path``. A missing key is appended at the end of its object (missing
         parent objects are created); an existing object given a dict is merged key by key, so
@@ -313,138 +303,22 @@ class ConfigEditor:
         dump(
             value, Style("\n", "  ", ": ", " ", False), False, ""
         )  # refuse unwritable values first
-        self._set(self._doc(file), parts, value)
-
-    def _set(self, doc: _Doc, parts: PathKey, value: Any) -> None:
-        root = parse(doc.text).root
-        node = root.find(parts)
-        style = style_of(doc.text, root)
-        if node is not None:
-            if node.kind == "object" and isinstance(value, dict):
-                for member in list(node.members):
-                    if member.key not in value:
-                        self._delete(doc, (*parts, member.key))
-                for key, item in value.items():
-                    self._set(doc, (*parts, key), item)
-                return
-            if (
-                node.kind == "array"
-                and isinstance(value, list | tuple)
-                and len(node.items) == len(value)
-            ):
-                for index, item in enumerate(value):
-                    self._set(doc, (*parts, index), item)
-                return
-            old_text = doc.text[node.start : node.end]
-            if node.kind == "scalar" and same_value(parse(old_text).value, value):
-                return
-            if node.kind == "scalar":
-                parent = root.find(parts[:-1]) if parts else None
-                multi = parent is not None and "\n" in doc.text[parent.start : parent.end]
-            else:
-                multi = "\n" in old_text
-            indent = line_indent(doc.text, node.start)
-            self._splice(doc, node.start, node.end, dump(value, style, multi, indent))
-            return
-        if not parts:
-            raise EditError("cannot replace a whole file with set(); use replace_file()")
-        parent = root.find(parts[:-1])
-        key = parts[-1]
-        if parent is None:
-            if not isinstance(key, str):
-                raise EditError(f"cannot create `{format_path(parts)}`: no such array")
-            self._set(doc, parts[:-1], {key: value})
-            return
-        if parent.kind != "object" or not isinstance(key, str):
-            raise EditError(f"cannot create `{format_path(parts)}`: its parent is not an object")
-        self._insert(
-            doc,
-            parent,
-            len(parent.members) - 1,
-            lambda indent: (
-                json.dumps(key, ensure_ascii=False)
-                + style.colon
-                + dump(value, style, indent is not None, indent or "")
-            ),
-            root,
-        )
-
-    def _insert(
-        self,
-        doc: _Doc,
-        obj: Node,
-        after: int | None,
-        member: Callable[[str | None], str],
-        root: Node,
-    ) -> None:
-        """Insert a member after ``obj.members[after]`` (None: first). ``member(indent)`` gives its
-        text, with ``indent`` its line's indentation (None when it goes on the object's line)."""
-        text = doc.text
-        members = obj.members
-        if not members:
-            inside = text[obj.start : obj.end]
-            if "\n" in inside or (obj is root and "\n" in text):
-                style = style_of(text, root)
-                base = line_indent(text, obj.start)
-                inner = base + style.unit
-                new = "{" + style.newline + inner + member(inner) + style.newline + base + "}"
-            else:
-                new = "{" + member(None) + "}"
-            self._splice(doc, obj.start, obj.end, new)
-            return
-        if after is None:
-            first = members[0]
-            ws = text[obj.start + 1 : first.key_start]
-            indent = ws[ws.rfind("\n") + 1 :] if "\n" in ws else None
-            self._splice(doc, first.key_start, first.key_start, member(indent) + "," + ws)
-            return
-        current = members[after]
-        if after + 1 < len(members):
-            separator = text[current.node.end : members[after + 1].key_start]
-        elif after > 0:
-            separator = text[members[after - 1].node.end : current.key_start]
-        else:
-            separator = "," + text[obj.start + 1 : current.key_start]
-        ws = separator[separator.index(",") + 1 :]
-        indent = ws[ws.rfind("\n") + 1 :] if "\n" in ws else None
-        self._splice(doc, current.node.end, current.node.end, separator + member(indent))
+        doc = self._doc(file)
+        doc.text = splice.set_value(doc.text, parts, value)
 
     def delete(self, file: str, path: str) -> None:
         """Stage removing the key (or array item) at ``path``; nothing happens if it is absent."""
         parts = parse_field_path(path)
         if not parts:
             raise EditError("cannot delete a whole file's content")
-        self._delete(self._doc(file), parts)
+        doc = self._doc(file)
+        doc.text = splice.delete_value(doc.text, parts)
 
-    def _delete(self, doc: _Doc, parts: PathKey) -> None:
-        root = parse(doc.text).root
-        parent = root.find(parts[:-1])
-        key = parts[-1]
-        if parent is None:
-            return
-        starts: list[int]
-        ends: list[int]
-        if parent.kind == "object" and isinstance(key, str):
-            index = None
-            for i, member in enumerate(parent.members):
-                if member.key == key:
-                    index = i
-            if index is None:
-                return
-            starts = [m.key_start for m in parent.members]
-            ends = [m.node.end for m in parent.members]
-        elif parent.kind == "array" and isinstance(key, int) and key < len(parent.items):
-            index = key
-            starts = [n.start for n in parent.items]
-            ends = [n.end for n in parent.items]
-        else:
-            return
-        if len(starts) == 1:
-            self._splice(doc, parent.start + 1, parent.end - 1, "")
-        elif index == 0:
-            self._splice(doc, starts[0], starts[1], "")
-        else:
-            self._splice(doc, ends[index - 1], ends[index], "")
+    def rename(self, file: str, path: str, new_key: str) -> None:
+        """Stage calling the member at ``path`` ``new_key``, in its place and with its value text;
+        nothing happens if it is absent. Refuses when ``new_key`` is already there."""
+        doc = self._doc(file)
+        doc.text = splice.rename_key(doc.text, parse_field_path(path), new_key)
 
     def swap_members(self, file_a: str, file_b: str, path: str) -> None:
         """Exchange the member at ``path`` between two files, text for text.
@@ -456,74 +330,10 @@ class ConfigEditor:
         parts = parse_field_path(path)
         if not parts or not isinstance(parts[-1], str):
             raise EditError(f"cannot swap `{path}`: only object members can be swapped")
-        doc_a, root_a = self._root(file_a)
-        doc_b, root_b = self._root(file_b)
+        doc_a, doc_b = self._doc(file_a), self._doc(file_b)
         if doc_a is doc_b:
             return
-        node_a, node_b = root_a.find(parts), root_b.find(parts)
-        if node_a is None and node_b is None:
-            return
-        style_a, style_b = style_of(doc_a.text, root_a), style_of(doc_b.text, root_b)
-        if node_a is not None and node_b is not None:
-            text_a = doc_a.text[node_a.start : node_a.end]
-            text_b = doc_b.text[node_b.start : node_b.end]
-            if text_a == text_b:
-                return
-            indent_a = line_indent(doc_a.text, node_a.start)
-            indent_b = line_indent(doc_b.text, node_b.start)
-            self._splice(
-                doc_a,
-                node_a.start,
-                node_a.end,
-                transplant(text_b, style_b, indent_b, style_a, indent_a),
-            )
-            self._splice(
-                doc_b,
-                node_b.start,
-                node_b.end,
-                transplant(text_a, style_a, indent_a, style_b, indent_b),
-            )
-            return
-        if node_a is None:
-            doc_a, doc_b, root_a, root_b, style_a, style_b = (
-                doc_b,
-                doc_a,
-                root_b,
-                root_a,
-                style_b,
-                style_a,
-            )
-        # move the member from a (source) to b (target)
-        source_parent = root_a.find(parts[:-1])
-        target_parent = root_b.find(parts[:-1])
-        assert source_parent is not None
-        if target_parent is None or target_parent.kind != "object":
-            raise EditError(f"cannot move `{path}`: its parent object is missing in one file")
-        key = str(parts[-1])
-        index = source_parent.index(key)
-        assert index is not None
-        moved = source_parent.members[index]
-        head = doc_a.text[moved.key_start : moved.node.start]  # the key and colon, as written
-        value_text = doc_a.text[moved.node.start : moved.node.end]
-        source_indent = line_indent(doc_a.text, moved.key_start)
-        after: int | None = None
-        for earlier in reversed(source_parent.members[:index]):
-            found = target_parent.index(earlier.key)
-            if found is not None:
-                after = found
-                break
-        if after is None and index > 0 and target_parent.members:
-            after = len(target_parent.members) - 1
-        self._insert(
-            doc_b,
-            target_parent,
-            after,
-            lambda indent: (
-                head + transplant(value_text, style_a, source_indent, style_b, indent or "")
-            ),
-            root_b,
-        )
-        self._delete(doc_a, parts)
+        doc_a.text, doc_b.text = splice.swap_members(doc_a.text, doc_b.text, parts)
 
     def replace_file(self, file: str, data: bytes) -> None:
         """Stage the whole content of a JSON file (which may not exist yet)."""
@@ -583,66 +393,25 @@ class ConfigEditor:
         diff_text = "\n".join(d for d in diffs if d)
         return changes, diff_text + ("\n" if diff_text else ""), touched
 
+    def load_errors(self) -> tuple[Problem, ...]:
+        """The problems ``load_directory`` would refuse the staged result with (empty when it
+        loads), found on a scratch copy: nothing is written here."""
+        error = trial_load(self.directory, self._staged())
+        return () if error is None else error.problems
+
+    def _staged(self) -> dict[str, bytes]:
+        return {relative: doc.encoded() for relative, doc in self._docs.items()}
+
     def _validate(self) -> None:
         """Load the staged result from a scratch copy (refusing with the problems)."""
-        try:
-            with tempfile.TemporaryDirectory(prefix="swervelib-check-") as scratch:
-                target = Path(scratch)
-                os.mkdir(target / MODULES_DIR)
-                for relative in self._loadable_files():
-                    if relative in self._docs:
-                        continue
-                    data = self._copy_for_check(relative)
-                    if data is not None:
-                        journal.write_new(target / relative, data, sync=False)
-                for relative, doc in self._docs.items():
-                    journal.make_dirs((target / relative).parent)
-                    journal.write_new(target / relative, doc.encoded(), sync=False)
-                try:
-                    load_directory(target)
-                except ConfigError as error:
-                    lines = "\n".join(f"  {problem.format()}" for problem in error.problems)
-                    count = len(error.problems)
-                    raise EditError(
-                        f"refusing to write: the result would not load ({count} "
-                        f"problem{'s' if count != 1 else ''}):\n{lines}"
-                    ) from None
-        except OSError as error:
+        error = trial_load(self.directory, self._staged())
+        if error is not None:
+            lines = "\n".join(f"  {problem.format()}" for problem in error.problems)
+            count = len(error.problems)
             raise EditError(
-                "cannot check the result in a temporary folder "
-                f"({describe_os_error(error)}); nothing was changed"
-            ) from None
-
-    def _loadable_files(self) -> list[str]:
-        """The JSON files the loader may read: ``*.json`` and ``modules/*.json``."""
-        found: list[str] = []
-        for folder in ("", MODULES_DIR):
-            try:
-                with os.scandir(self.directory / folder) as entries:
-                    names = sorted(entry.name for entry in entries)
-            except (FileNotFoundError, NotADirectoryError):
-                continue
-            except OSError as error:
-                shown = shown_path(self.directory / folder)
-                raise EditError(
-                    f"cannot list {shown}: {describe_os_error(error)}; nothing was changed"
-                ) from None
-            found.extend(
-                f"{folder}/{name}" if folder else name
-                for name in names
-                if name.endswith(".json") and not name.startswith(".")
+                f"refusing to write: the result would not load ({count} "
+                f"problem{'s' if count != 1 else ''}):\n{lines}"
             )
-        return found
-
-    def _copy_for_check(self, relative: str) -> bytes | None:
-        """A file's bytes for the scratch copy; None for what the loader does not read as a file
-        (gone, a directory)."""
-        try:
-            return _safe_read_file(self.directory / relative, limit=MAX_FILE_BYTES)
-        except UnreadableFile as error:
-            if error.problem in (Problem.MISSING, Problem.DIRECTORY):
-                return None
-            raise EditError(f"cannot check the result: {error}; nothing was changed") from None
 
     def _ops(self, touched: list[str]) -> list[journal.Op]:
         ops = [

@@ -1,16 +1,20 @@
 """The two kinds of path the editing tools take: a file inside the configuration directory
 (``modules/frontleft.json``; nothing outside it) and a field inside a JSON file
-(``inverted.drive``, ``modules[2]``)."""
+(``inverted.drive``, ``modules[2]``); and the module files ``swervedrive.json`` lists."""
 
 from __future__ import annotations
 
 import os
 import re
 from pathlib import PurePosixPath
+from typing import Any, Final
 
 from swervelib.config.jsonpos import PathKey
-from swervelib.text import printable
+from swervelib.text import printable, printable_repr
 from swervelib.tools.edit_result import EditError
+
+DRIVE_FILE: Final = "swervedrive.json"
+MODULES_DIR: Final = "modules"
 
 
 def relative_file(file: str | os.PathLike[str]) -> str:
@@ -54,3 +58,23 @@ def parse_field_path(path: str) -> PathKey:
     if path and expect_key:
         raise EditError(f"bad field path `{path}`")
     return tuple(parts)
+
+
+def module_file_paths(names: Any) -> list[str]:
+    """``modules/<name>.json`` for each entry of swervedrive.json's ``modules`` (given as read),
+    in order; :class:`EditError` when it is not a non-empty array of module file names."""
+    if not isinstance(names, list) or not names:
+        raise EditError(f"{DRIVE_FILE}: `modules` must be a non-empty array of file names")
+    result = []
+    for name in names:
+        if not isinstance(name, str) or not name.strip() or "/" in name or "\\" in name:
+            raise EditError(
+                f"{DRIVE_FILE}: `modules` entry {printable_repr(name)} is not a module file name"
+            )
+        stem = name[:-5] if name.endswith(".json") else name
+        if stem.startswith(".") or ":" in stem:
+            raise EditError(
+                f"{DRIVE_FILE}: `modules` entry {printable_repr(name)} is not a module file name"
+            )
+        result.append(f"{MODULES_DIR}/{stem}.json")
+    return result

@@ -1,0 +1,67 @@
+"""``migrate DIRECTORY``: upgrade an older YAGSL folder to the current format, one line per change."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any, TextIO
+
+from swervelib.cli.flip import print_notes, report_errors
+from swervelib.text import printable, shown_path
+from swervelib.tools.edit import format_result
+
+
+def register(commands: Any) -> None:
+    parser = commands.add_parser(
+        "migrate",
+        help="upgrade an older YAGSL configuration folder to the current format",
+        description="Rewrite the older YAGSL formats the current one replaced: conversionFactor "
+        "(2024) and wheelDiameter/gearRatio (2023) become conversionFactors, location.x/y become "
+        "front/left, swervedrive.json's optimalVoltage moves to physicalproperties.json, and "
+        "keys nothing reads any more are removed. A 2023 maxSpeed that looks like feet per "
+        "second is only flagged unless --max-speed-in-feet confirms it. Each change is "
+        "explained on one line; unknown keys, key order and formatting are kept. A timestamped "
+        "backup is kept; --dry-run prints the diff only.",
+    )
+    parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
+    parser.add_argument(
+        "--max-speed-in-feet",
+        action="store_true",
+        help="swervedrive.json's maxSpeed is in feet per second (the 2023 format): convert it "
+        "to metres per second",
+    )
+    parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
+    parser.set_defaults(run=run)
+
+
+def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
+    out = out or sys.stdout  # looked up now, so redirected streams are honoured
+    err = err or sys.stderr
+    with report_errors(err) as failed:
+        from swervelib.tools.migrate import migrate
+
+        result = migrate(
+            args.directory, dry_run=args.dry_run, max_speed_in_feet=args.max_speed_in_feet
+        )
+        print_notes(result.notes, err)
+        for step in result.steps:
+            print(step.format(), file=out)
+        if result.edit is not None:
+            print(format_result(result.edit, show_diff=args.dry_run), file=out)
+        elif result.steps:
+            print(f"migrate: nothing changed in {shown_path(args.directory)}", file=out)
+        else:
+            print(
+                f"migrate: {shown_path(args.directory)} is already current, nothing to change",
+                file=out,
+            )
+        if result.remaining:
+            count = len(result.remaining)
+            print(
+                f"{count} problem{'s remain' if count != 1 else ' remains'}, none of them from the "
+                "migration; fix them by hand (python -m swervelib check lists them):",
+                file=out,
+            )
+            for problem in result.remaining:
+                print(f"  {printable(problem.format(), None)}", file=out)
+    return 1 if failed else 0

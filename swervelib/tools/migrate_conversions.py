@@ -1,0 +1,267 @@
+"""``migrate``'s rules for the conversion factors' older formats.
+
+* ``conversionFactor: {drive, angle}`` (before YAGSL 2024.5, in physicalproperties.json or a
+  module file): drive in metres and angle in degrees per motor rotation, which is what
+  ``conversionFactors.{drive,angle}.factor`` holds now. Copied as they are, never computed.
+* the 2023 physicalproperties.json keys ``wheelDiameter`` (inches) and ``gearRatio{drive,angle}``
+  (motor rotations per wheel / module rotation), now ``conversionFactors.drive.{diameter,gearRatio}``
+  and ``conversionFactors.angle.gearRatio``.
+
+An older value goes only into an empty place of a conversion ``conversionFactors`` does not give
+yet (never over a value); 0, null and missing are never written, and a value the loader would
+refuse is not copied: the step says what is still missing instead. Once moved, the older keys are
+removed; beside a ``conversionFactors`` that already gives both conversions they are removed as
+stale. Pure: parsed JSON in, steps out.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Final
+
+from swervelib.config import bounds
+from swervelib.config.steering import YAGSL_FACTOR
+from swervelib.tools.edit_result import MISSING
+from swervelib.tools.migrate_steps import (
+    PHYSICAL_FILE,
+    Edit,
+    MigrationStep,
+    empty,
+    positive,
+    refusal,
+    shown,
+)
+
+LEGACY_KEY: Final = "conversionFactor"
+MODULE_LEGACY_KEYS: Final = (LEGACY_KEY,)
+PHYSICAL_LEGACY_KEYS: Final = (LEGACY_KEY, "wheelDiameter", "gearRatio")
+_SLOTS: Final = (  # older key, its member (None: the key itself), new axis and name, range, unit
+    (LEGACY_KEY, "angle", "angle", "factor", bounds.ANGLE_FACTOR, "°/motor rotation"),
+    (LEGACY_KEY, "drive", "drive", "factor", bounds.DRIVE_METRES_PER_ROTATION, " m/motor rotation"),
+    ("gearRatio", "angle", "angle", "gearRatio", bounds.ANGLE_GEAR_RATIO, ":1"),
+    ("gearRatio", "drive", "drive", "gearRatio", bounds.DRIVE_GEAR_RATIO, ":1"),
+    ("wheelDiameter", None, "drive", "diameter", bounds.WHEEL_DIAMETER, " in"),
+)
+_FORMAT_OF: Final = {
+    LEGACY_KEY: "the pre-2024.5 format, which YAGSL 2025+ and swervelib ignore",
+    "wheelDiameter": "the 2023 format, which YAGSL 2024+ and swervelib ignore",
+    "gearRatio": "the 2023 format, which YAGSL 2024+ and swervelib ignore",
+}
+_BLOCKED: Final = object()  # a conversionFactors part that is there but is not an object
+
+
+def _axis(factors: Any, axis: str) -> Any:
+    """``factors[axis]`` (MISSING when absent or null, _BLOCKED when it cannot hold members)."""
+    if factors is MISSING or factors is None:
+        return MISSING
+    if not isinstance(factors, dict):
+        return _BLOCKED
+    part = factors.get(axis, MISSING)
+    if part is MISSING or part is None:
+        return MISSING
+    return part if isinstance(part, dict) else _BLOCKED
+
+
+def _slot(factors: Any, axis: str, name: str) -> Any:
+    part = _axis(factors, axis)
+    if part is MISSING or part is _BLOCKED:
+        return part
+    return part.get(name, MISSING)
+
+
+def _gives(factors: Any) -> tuple[bool, bool]:
+    """Whether ``conversionFactors`` gives the angle and the drive conversion (as the loader's
+    ``works``: a factor, or the gear ratio, and for the drive the gear ratio and diameter)."""
+    angle = any(positive(_slot(factors, "angle", n)) for n in ("factor", "gearRatio"))
+    drive = positive(_slot(factors, "drive", "factor")) is not None or all(
+        positive(_slot(factors, "drive", n)) for n in ("gearRatio", "diameter")
+    )
+    return angle, drive
+
+
+ABSOLUTE_STEERING_NOTE: Final = (
+    "check angle.factor 360: it means steering on the absolute encoder only with an encoder on the "
+    "angle Spark's data port; beside any other encoder it is read as a 1:1 steering gear (a "
+    "21.43:1 module wants 16.8, or angle.gearRatio 21.43)"
+)
+_MISSING_HINT: Final = {
+    "angle": "the angle conversion (conversionFactors.angle.gearRatio: motor rotations per module "
+    "rotation)",
+    "drive": "the drive conversion (conversionFactors.drive.gearRatio and diameter in inches)",
+}
+
+
+@dataclass(slots=True)
+class _Taken:
+    """What the older keys of one file give: ``copies`` to write (by axis and name), ``moved``
+    saying them, ``said`` for what is not copied, ``given`` whether any was other than 0/null."""
+
+    copies: dict[tuple[str, str], Any]
+    moved: list[str]
+    said: list[str]
+    given: bool = False
+
+
+def _take(data: dict[str, Any], present: list[str], factors: Any) -> _Taken:
+    """The older values of ``present`` keys that go into ``conversionFactors``: only into an empty
+    place of a conversion it does not give yet, and only values the loader accepts."""
+    taken = _Taken({}, [], [])
+    gives = dict(zip(("angle", "drive"), _gives(factors), strict=True))
+    for key, member, axis, name, within, unit in _SLOTS:
+        if key not in present:
+            continue
+        raw = data[key]
+        if member is not None and not isinstance(raw, dict):
+            note = f"`{key}` is {shown(raw)}, not an object: nothing taken from it"
+            if note not in taken.said:
+                taken.said.append(note)
+            continue
+        value = raw.get(member, MISSING) if member is not None else raw
+        label = f"{key}.{member}" if member is not None else key
+        if empty(value):
+            continue
+        taken.given = True
+        why = refusal(value, within)
+        existing = _slot(factors, axis, name)
+        if why is not None:
+            taken.said.append(f"{label} {shown(value)} not copied: {why}")
+        elif gives[axis]:
+            taken.said.append(
+                f"{label} {shown(value)} not copied: conversionFactors already gives the {axis} "
+                "conversion"
+            )
+        elif existing is _BLOCKED:
+            taken.said.append(f"{label} not copied: conversionFactors.{axis} is not an object")
+        elif not empty(existing):
+            if existing != value:
+                taken.said.append(
+                    f"conversionFactors.{axis}.{name} {shown(existing)} kept "
+                    f"({label} said {shown(value)})"
+                )
+        else:
+            taken.copies[(axis, name)] = value
+            taken.moved.append(f"{axis}.{name} {shown(value)}{unit}")
+    if taken.copies.get(("angle", "factor")) == YAGSL_FACTOR:
+        taken.said.append(ABSOLUTE_STEERING_NOTE)
+    return taken
+
+
+def gives_both(data: Any) -> bool:
+    """Whether a file's parsed JSON has a ``conversionFactors`` giving both conversions."""
+    return isinstance(data, dict) and all(_gives(data.get("conversionFactors", MISSING)))
+
+
+def conversion_steps(
+    file: str,
+    data: dict[str, Any],
+    *,
+    module: bool,
+    needed: bool = True,
+    physical_works: bool = False,
+) -> tuple[list[MigrationStep], bool]:
+    """The step for the older conversion keys of ``data`` (moved into ``conversionFactors``, then
+    removed), and whether its ``conversionFactors`` gives both conversions afterwards.
+    ``needed``: physicalproperties.json's conversion is used by some module (one without a
+    complete conversion of its own), so what it still lacks is worth saying. ``physical_works``:
+    physicalproperties.json's ``conversionFactors`` gives both conversions, so a module's older
+    key is stale (YAGSL 2025+ and the loader ignore it there; the loader's warning says migrate
+    removes it)."""
+    keys = MODULE_LEGACY_KEYS if module else PHYSICAL_LEGACY_KEYS
+    present = [key for key in data if key in keys]  # in the file's order
+    factors = data.get("conversionFactors", MISSING)
+    if not present:
+        return [], all(_gives(factors))
+    if all(_gives(factors)):
+        return [_stale(file, key) for key in present], True
+    if module and physical_works:
+        return [_stale_beside_physical(file, key, data[key]) for key in present], False
+    taken = _take(data, present, factors)
+    formats = "; ".join(sorted({_FORMAT_OF[key] for key in present}))
+    if taken.moved:
+        text = f"moved to conversionFactors ({', '.join(taken.moved)}): {formats}"
+    elif module and not taken.given:
+        text = f"removed: all 0, which meant 'use physicalproperties.json'; {formats}"
+    else:
+        text = f"removed, nothing to move: {formats}"
+    said = list(taken.said)
+    angle, drive = _gives(_merged(factors, taken.copies))
+    missing = [axis for axis, ok in (("angle", angle), ("drive", drive)) if not ok]
+    if missing and module and (angle or drive):
+        said.append(
+            f"{' and '.join(missing)} still missing here: a module's conversionFactors must give "
+            "both conversions or it is ignored, as YAGSL 2025+ ignores it (copy the rest from "
+            "physicalproperties.json to keep this override)"
+        )
+    elif missing and not module and needed:
+        said.append("still missing: " + " and ".join(_MISSING_HINT[a] for a in missing))
+    edits = _conversion_edits(file, present, factors, taken.copies)
+    step = MigrationStep(file, ", ".join(present), "; ".join([text, *said]), edits)
+    return [step], angle and drive
+
+
+def _stale(file: str, key: str) -> MigrationStep:
+    return MigrationStep(
+        file,
+        key,
+        f"removed: stale, conversionFactors already gives both conversions ({_FORMAT_OF[key]})",
+        (Edit("delete", file, key),),
+    )
+
+
+def _stale_beside_physical(file: str, key: str, value: Any) -> MigrationStep:
+    if isinstance(value, dict):
+        given = ", ".join(f"{k} {shown(v)}" for k, v in value.items() if not empty(v))
+    else:
+        given = "" if empty(value) else shown(value)
+    keep = (
+        f"; it said {given}: to keep that as this module's own, set it in this file's "
+        "conversionFactors (angle and drive)"
+        if given
+        else ""
+    )
+    return MigrationStep(
+        file,
+        key,
+        f"removed: stale, {PHYSICAL_FILE}'s conversionFactors gives this module's conversions "
+        f"({_FORMAT_OF[key]}){keep}",
+        (Edit("delete", file, key),),
+    )
+
+
+def _merged(factors: Any, copies: dict[tuple[str, str], Any]) -> dict[str, dict[str, Any]]:
+    """``conversionFactors`` after the copies (only what can count towards a conversion)."""
+    result: dict[str, dict[str, Any]] = {}
+    for axis in ("angle", "drive"):
+        part = _axis(factors, axis)
+        result[axis] = dict(part) if isinstance(part, dict) else {}
+    for (axis, name), value in copies.items():
+        result[axis][name] = value
+    return result
+
+
+def _conversion_edits(
+    file: str, present: list[str], factors: Any, copies: dict[tuple[str, str], Any]
+) -> tuple[Edit, ...]:
+    """Copy into ``conversionFactors`` (in the first older key's place when it is new), then
+    remove the older keys."""
+    edits: list[Edit] = []
+    removed = list(present)
+    whole: dict[str, dict[str, Any]] = {"angle": {}, "drive": {}}
+    for (axis, name), value in copies.items():  # in _SLOTS' order: factor, gearRatio, diameter
+        whole[axis][name] = value
+    whole = {axis: names for axis, names in whole.items() if names}
+    if copies and factors is MISSING:
+        first = removed.pop(0)
+        edits.append(Edit("rename", file, first, "conversionFactors"))
+        edits.append(Edit("set", file, "conversionFactors", whole))
+    elif copies and not isinstance(factors, dict):  # null
+        edits.append(Edit("set", file, "conversionFactors", whole))
+    elif copies:
+        for axis, names in whole.items():
+            if _axis(factors, axis) is MISSING and axis in factors:  # null: replaced whole
+                edits.append(Edit("set", file, f"conversionFactors.{axis}", names))
+                continue
+            for name, value in names.items():
+                edits.append(Edit("set", file, f"conversionFactors.{axis}.{name}", value))
+    edits.extend(Edit("delete", file, key) for key in removed)
+    return tuple(edits)

@@ -1,0 +1,64 @@
+"""The text edits of splice.py and the editor calls migrate added: rename, has_file, load_errors."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from swervelib.tools.edit import ConfigEditor, EditError
+from swervelib.tools.splice import delete_value, rename_key, set_value
+from tests.tools import copy_config, everything
+
+FL = "modules/frontleft.json"
+
+
+@pytest.mark.parametrize(
+    ("text", "renamed"),
+    [
+        ('{"a": 1, "x": {"k": [1, 2]}, "b": 2}', '{"a": 1, "front": {"k": [1, 2]}, "b": 2}'),
+        ('{\r\n\t"x" :  1.50,\r\n\t"y": 2\r\n}', '{\r\n\t"front" :  1.50,\r\n\t"y": 2\r\n}'),
+        ('{"x":1e0}', '{"front":1e0}'),
+    ],
+)
+def test_rename_keeps_the_place_and_the_value_text(text: str, renamed: str) -> None:
+    assert rename_key(text, ("x",), "front") == renamed
+
+
+def test_rename_nested_absent_and_refused() -> None:
+    text = '{"location": {"x": 3, "y": 4}}'
+    assert rename_key(text, ("location", "y"), "left") == '{"location": {"x": 3, "left": 4}}'
+    assert rename_key(text, ("location", "z"), "left") == text
+    assert rename_key(text, ("nothing", "x"), "front") == text
+    with pytest.raises(EditError, match=r"`location\.y` already exists"):
+        rename_key(text, ("location", "x"), "y")
+    with pytest.raises(EditError, match="only object members have keys"):
+        rename_key('{"a": [1]}', ("a", 0), "b")
+
+
+def test_set_and_delete_are_pure_text_functions() -> None:
+    text = '{\n  "a": 1\n}'
+    added = set_value(text, ("b", "c"), 2)
+    assert added == '{\n  "a": 1,\n  "b": {\n    "c": 2\n  }\n}'
+    assert delete_value(added, ("b",)) == text
+    assert set_value(text, ("a",), 1.0) == text  # the same value: the text is kept
+
+
+def test_editor_rename_has_file_and_load_errors(tmp_path: Path) -> None:
+    directory = copy_config(tmp_path)
+    before = everything(directory)
+    with ConfigEditor(directory, dry_run=True) as editor:
+        assert editor.has_file(FL) and not editor.has_file("modules/nothere.json")
+        assert not editor.has_file("modules/physicalproperties.jsonx")
+        assert editor.load_errors() == ()
+        editor.rename(FL, "location.front", "x")
+        editor.rename(FL, "location.left", "y")
+        problems = editor.load_errors()
+        assert [(p.file, p.field) for p in problems] == [(FL, "location")]
+        assert "only the 2023 `location.x`/`location.y` is set" in problems[0].message
+        editor.rename(FL, "location.y", "left")
+        editor.replace_file("modules/extra.json", b"{}")
+        assert editor.has_file("modules/extra.json")
+        editor.rename(FL, "location.x", "front")
+        assert editor.load_errors() == ()
+    assert everything(directory) == before
