@@ -14,6 +14,8 @@ from collections.abc import Iterator
 
 import pytest
 
+from tests.config.corpus import ACCEPTED, CORPUS_GROUP_PREFIX
+
 REPO = pathlib.Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy"
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
@@ -31,12 +33,18 @@ def pytest_configure(config: pytest.Config) -> None:
 # tests/test_isolated.py; inside that process SWERVELIB_TEST_GROUP names the group.
 ISOLATED_GROUPS = {
     "rev": ["devices/test_rev.py"],
+    "rev_yagsl_2026": ["devices/test_rev_yagsl_2026.py"],
     "ctre5": ["devices/test_ctre5.py"],
     "ctre6": ["devices/test_ctre6.py"],
     "navx_wpilib": ["devices/test_navx_wpilib.py"],
     "drive_and_sim": ["drive", "sim"],
     "calibrate": ["calibrate"],
 }
+# Every real team folder of the corpus (tests/corpus) drives in a process of its own: teams reuse
+# the same CAN ids, and REVLib allows one Spark per id and process.
+ISOLATED_GROUPS.update(
+    {f"{CORPUS_GROUP_PREFIX}{name}": ["corpus_drive/test_corpus_drive.py"] for name in ACCEPTED}
+)
 _GROUP = os.environ.get("SWERVELIB_TEST_GROUP")
 collect_ignore = [] if _GROUP else [p for paths in ISOLATED_GROUPS.values() for p in paths]
 

@@ -13,6 +13,7 @@ import sys
 from typing import Any, TextIO
 
 from swervelib.config import ConfigError, SteerFeedback, SwerveConfig, load_directory
+from swervelib.devices.registry import missing_packages
 from swervelib.devices.settings import DEFAULT_STEER_GEAR_RATIO
 from swervelib.text import for_stream, printable, shown_path
 
@@ -59,9 +60,38 @@ def run(args: argparse.Namespace, out: TextIO = sys.stdout, err: TextIO = sys.st
             emit(warning.format(), err)
         count = len(error.problems)
         emit(f"{count} problem{'s' if count != 1 else ''} in {directory}", err)
+        _suggest_migrate(args.directory, err)
         return 1
     emit(summary(config), out)
+    _suggest_migrate(args.directory, out)
+    missing = missing_packages(config)
+    for absent in missing:
+        emit(f"error: {absent}", err)
+    if missing:
+        emit(
+            f"{directory} is valid, but the drive cannot be built here without "
+            f"{' and '.join(a.vendor.requirement for a in missing)}",
+            err,
+        )
+        return 1
     return 0
+
+
+def _suggest_migrate(directory: str, stream: TextIO) -> None:
+    """Say when ``migrate`` would upgrade older-format values in ``directory``."""
+    from swervelib.tools.migrate import plan
+
+    changes = [step for step in plan(directory) if step.changes]
+    if not changes:
+        return
+    fields = ", ".join(dict.fromkeys(f"{step.file} `{step.field}`" for step in changes))
+    count = len(changes)
+    emit(
+        f"hint: {count} value{'s are' if count != 1 else ' is'} in an older YAGSL format "
+        f"({fields}): `python -m swervelib migrate {shown_path(directory)}` upgrades "
+        f"{'them' if count != 1 else 'it'} (add --dry-run to see the diff first)",
+        stream,
+    )
 
 
 _STEERING = {

@@ -55,6 +55,7 @@ class Motor(enum.Enum):
     FALCON500 = "falcon500"
     FALCON500_FOC = "falcon500FOC"
     CIM = "CIM"
+    MINION = "minion"
 
 
 # Free speed in rotations per second at 12 V (manufacturer figures, as in WPILib's DCMotor).
@@ -69,6 +70,7 @@ MOTOR_FREE_SPEED_RPS: Final = MappingProxyType(
         Motor.FALCON500: 6380 / 60,
         Motor.FALCON500_FOC: 6080 / 60,
         Motor.CIM: 5310 / 60,
+        Motor.MINION: 7704 / 60,
     }
 )
 
@@ -119,11 +121,13 @@ MOTOR_TYPES: Final = MappingProxyType(
         "sparkmax_neo550": MotorType("sparkmax", Motor.NEO550, _REV),
         "neo550": MotorType("sparkmax", Motor.NEO550, _REV),
         "sparkmax_vortex": MotorType("sparkmax", Motor.VORTEX, _REV),
+        "sparkmax_minion": MotorType("sparkmax", Motor.MINION, _REV),
         "sparkflex": MotorType("sparkflex", Motor.VORTEX, _REV),
         "sparkflex_vortex": MotorType("sparkflex", Motor.VORTEX, _REV),
         "vortex": MotorType("sparkflex", Motor.VORTEX, _REV),
         "sparkflex_neo": MotorType("sparkflex", Motor.NEO, _REV),
         "sparkflex_neo550": MotorType("sparkflex", Motor.NEO550, _REV),
+        "sparkflex_minion": MotorType("sparkflex", Motor.MINION, _REV),
         "talonfx": MotorType("talonfx", Motor.KRAKEN_X60, _P6),
         "krakenx60": MotorType("talonfx", Motor.KRAKEN_X60, _P6),
         "krakenx60foc": MotorType("talonfx", Motor.KRAKEN_X60_FOC, _P6),
@@ -134,6 +138,7 @@ MOTOR_TYPES: Final = MappingProxyType(
         "talonfxs_neo": MotorType("talonfxs", Motor.NEO, _P6),
         "talonfxs_neo550": MotorType("talonfxs", Motor.NEO550, _P6),
         "talonfxs_vortex": MotorType("talonfxs", Motor.VORTEX, _P6),
+        "talonfxs_minion": MotorType("talonfxs", Motor.MINION, _P6),
         "talonsrx": MotorType("talonsrx", Motor.CIM, _P5),
     }
 )
@@ -141,6 +146,7 @@ MOTOR_TYPES: Final = MappingProxyType(
 _SPARKMAX = ("sparkmax",)
 _SPARKFLEX = ("sparkflex",)
 _TALONSRX = ("talonsrx",)
+_TALONFXS = ("talonfxs",)
 
 ENCODER_TYPES: Final = MappingProxyType(
     {
@@ -148,8 +154,14 @@ ENCODER_TYPES: Final = MappingProxyType(
         "cancoder": EncoderType("cancoder", _P6, Bus.CAN),
         "integrated": EncoderType("spark_attached", _REV, Bus.ATTACHED, _SPARKMAX),
         "attached": EncoderType("spark_attached", _REV, Bus.ATTACHED, _SPARKMAX),
+        # YAGSL reads a Redux Canandmag (Canandcoder) wired to the Spark's data port like any other
+        # duty-cycle encoder there; only the CAN variants need Redux's own library.
+        "canandmag": EncoderType("spark_attached", _REV, Bus.ATTACHED, _SPARKMAX),
+        "canandcoder": EncoderType("spark_attached", _REV, Bus.ATTACHED, _SPARKMAX),
         "sparkflex_integrated": EncoderType("spark_attached", _REV, Bus.ATTACHED, _SPARKFLEX),
         "sparkflex_attached": EncoderType("spark_attached", _REV, Bus.ATTACHED, _SPARKFLEX),
+        "sparkflex_canandmag": EncoderType("spark_attached", _REV, Bus.ATTACHED, _SPARKFLEX),
+        "sparkflex_canandcoder": EncoderType("spark_attached", _REV, Bus.ATTACHED, _SPARKFLEX),
         "sparkmax_analog": EncoderType("spark_analog", _REV, Bus.ATTACHED, _SPARKMAX),
         "sparkmax_analog5v": EncoderType("spark_analog5v", _REV, Bus.ATTACHED, _SPARKMAX),
         "throughbore": EncoderType("dio_dutycycle", Vendor.WPILIB, Bus.DIO),
@@ -162,6 +174,9 @@ ENCODER_TYPES: Final = MappingProxyType(
         "analog": EncoderType("analog", Vendor.WPILIB, Bus.ANALOG),
         "talonsrx_pwm": EncoderType("talonsrx_pwm", _P5, Bus.ATTACHED, _TALONSRX),
         "talonsrx_analog": EncoderType("talonsrx_analog", _P5, Bus.ATTACHED, _TALONSRX),
+        # An SRX Mag Encoder on a Talon SRX of its own (not the angle motor), at CAN id `id`.
+        "srxmag_standalone": EncoderType("srxmag_standalone", _P5, Bus.CAN),
+        "talonfxs_analog": EncoderType("talonfxs_analog", _P6, Bus.ATTACHED, _TALONFXS),
     }
 )
 
@@ -175,6 +190,7 @@ IMU_TYPES: Final = MappingProxyType(
         "navx_i2c": ImuType("navx_i2c", Vendor.NAVX, Bus.PORT),
         "navx_usb": ImuType("navx_usb", Vendor.NAVX, Bus.PORT),
         "navx_mxp_serial": ImuType("navx_mxp_serial", Vendor.NAVX, Bus.PORT),
+        "navx3": ImuType("navx3", Vendor.NAVX, Bus.CAN),
         "adis16448": ImuType("adis16448", Vendor.WPILIB, Bus.PORT),
         "adis16470": ImuType("adis16470", Vendor.WPILIB, Bus.PORT),
         "adxrs450": ImuType("adxrs450", Vendor.WPILIB, Bus.PORT),
@@ -193,19 +209,27 @@ ID_RANGES: Final = MappingProxyType(
     }
 )
 
-# Type strings YAGSL knows that swervelib does not build (yet), with the reason, so the error is useful.
+# Type strings YAGSL knows that swervelib does not build, with the reason, so the error is useful.
+NO_PACKAGE: Final = "no RobotPy package"
+_NO_PULSAR: Final = "YAGSL cannot build a Pulsar motor either (WPILib has no model of it)"
 UNSUPPORTED: Final = MappingProxyType(
     {
         "sparkmax_brushed": "brushed Spark MAX drive is not supported",
-        "nova_neo": "Thrifty Nova has no RobotPy vendor library",
-        "nova_neo550": "Thrifty Nova has no RobotPy vendor library",
-        "nova_vortex": "Thrifty Nova has no RobotPy vendor library",
-        "thrifty_nova": "Thrifty Nova has no RobotPy vendor library",
-        "canandmag": "Redux devices are not supported yet",
-        "canandcoder": "Redux devices are not supported yet",
-        "canandgyro": "Redux devices are not supported yet",
-        "canandmag_can": "Redux devices are not supported yet",
-        "canandcoder_can": "Redux devices are not supported yet",
+        "nova_neo": NO_PACKAGE,
+        "nova_neo550": NO_PACKAGE,
+        "nova_vortex": NO_PACKAGE,
+        "nova_minion": NO_PACKAGE,
+        "thrifty_nova": NO_PACKAGE,
+        "thrifty_nova_rev": NO_PACKAGE,
+        "thrifty_nova_redux": NO_PACKAGE,
+        "thrifty_nova_srx_mag": NO_PACKAGE,
+        "canandmag_can": NO_PACKAGE,
+        "canandcoder_can": NO_PACKAGE,
+        "canandgyro": NO_PACKAGE,
+        "sparkmax_pulsar": _NO_PULSAR,
+        "sparkflex_pulsar": _NO_PULSAR,
+        "talonfxs_pulsar": _NO_PULSAR,
+        "nova_pulsar": _NO_PULSAR,
         "navx_onboard": "YAGSL's generator offers it but no parser accepts it; use `navx`",
     }
 )

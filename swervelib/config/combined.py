@@ -25,6 +25,9 @@ from swervelib.config.model import ModuleConfig
 
 FOOT = 0.3048  # metres per foot
 FEET_TOLERANCE = 1.1  # a maxSpeed in ft/s converts to at most about the modules' free speed
+FEET_THRESHOLD_MPS = 7.0
+"""The fastest plausible swerve drive in metres per second: only a ``maxSpeed`` above it is taken
+for the 2023 format's feet per second (here and by ``migrate``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,7 +141,7 @@ def max_speed(
             f"{speed:.4g} m/s",
         )
     elif speed > slowest:
-        feet = speed * FOOT <= slowest * FEET_TOLERANCE
+        feet = speed > FEET_THRESHOLD_MPS and speed * FOOT <= slowest * FEET_TOLERANCE
         reporter.warn(
             source,
             "above the slowest module's free speed: the drive is capped at it"

@@ -58,7 +58,17 @@ def read_steering(
         return SteerFeedback.MOTOR_ENCODER, conversion
     if conversion is None:
         return SteerFeedback.MOTOR_ENCODER, None
-    yagsl_mode = attached and conversion.angle_deg_per_rotation == YAGSL_FACTOR
+    factor_360 = conversion.angle_deg_per_rotation == YAGSL_FACTOR
+    yagsl_mode = attached and factor_360
+    if factor_360 and not attached and encoder is not None and angle is not None:
+        root.warn(
+            "encoder",
+            "conversionFactors.angle gives 360° of module rotation per angle-motor rotation, read "
+            "as a 1:1 steering gear (as YAGSL does: only an encoder on a Spark's data port turns "
+            "360 into steering on the absolute encoder); no swerve module steers 1:1, so give the "
+            "angle gearRatio (e.g. 12.8 or 150/7)",
+            found=f"encoder `{encoder.type}` with angle motor `{angle.type}`",
+        )
     if explicit is False or (explicit is None and not yagsl_mode):
         if yagsl_mode:
             root.warn(

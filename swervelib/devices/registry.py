@@ -8,11 +8,13 @@ what to add to ``[tool.robotpy] requires``.
 from __future__ import annotations
 
 import importlib
+import importlib.util
 from collections.abc import Callable
 from types import MappingProxyType
 from typing import Any, Final
 
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES, Vendor
+from swervelib.config.model import SwerveConfig
 
 # Motor adapters by controller; encoder and IMU adapters by kind (see swervelib.config.catalog).
 MOTOR_ADAPTERS: Final = MappingProxyType(
@@ -35,6 +37,8 @@ ENCODER_ADAPTERS: Final = MappingProxyType(
         "analog": "swervelib.devices.wpilib_sensors.encoders:AnalogAbsoluteEncoder",
         "talonsrx_pwm": "swervelib.devices.ctre5.encoders:TalonSRXAttachedEncoder",
         "talonsrx_analog": "swervelib.devices.ctre5.encoders:TalonSRXAttachedEncoder",
+        "srxmag_standalone": "swervelib.devices.ctre5.encoders:TalonSRXStandaloneEncoder",
+        "talonfxs_analog": "swervelib.devices.ctre6.fxs_analog:TalonFXSAnalogEncoder",
     }
 )
 IMU_ADAPTERS: Final = MappingProxyType(
@@ -46,6 +50,7 @@ IMU_ADAPTERS: Final = MappingProxyType(
         "navx_i2c": "swervelib.devices.navx.ahrs:NavXImu",
         "navx_usb": "swervelib.devices.navx.ahrs:NavXImu",
         "navx_mxp_serial": "swervelib.devices.navx.ahrs:NavXImu",
+        "navx3": "swervelib.devices.navx.navx3:NavX3Imu",
         "adis16448": "swervelib.devices.wpilib_sensors.gyros:ADIS16448Imu",
         "adis16470": "swervelib.devices.wpilib_sensors.gyros:ADIS16470Imu",
         "adxrs450": "swervelib.devices.wpilib_sensors.gyros:ADXRS450Imu",
@@ -76,6 +81,34 @@ class MissingVendorError(ImportError):
         )
         self.type_name = type_name
         self.vendor = vendor
+
+
+def _installed(vendor: Vendor) -> bool:
+    try:
+        return importlib.util.find_spec(_VENDOR_MODULE[vendor]) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def missing_packages(config: SwerveConfig) -> list[MissingVendorError]:
+    """One :class:`MissingVendorError` per vendor package ``config`` needs that is not installed
+    (naming the first device type that needs it), without importing any vendor package: what
+    building the drive would refuse, said in advance (``check`` uses it)."""
+    needed: dict[Vendor, str] = {}
+    imu = config.drive.imu
+    needed.setdefault(IMU_TYPES[imu.type].vendor, imu.type)
+    for module in config.modules:
+        for device, catalog in (
+            (module.drive, MOTOR_TYPES),
+            (module.angle, MOTOR_TYPES),
+            (module.encoder, ENCODER_TYPES),
+        ):
+            needed.setdefault(catalog[device.type].vendor, device.type)
+    return [
+        MissingVendorError(type_name, vendor)
+        for vendor, type_name in needed.items()
+        if not _installed(vendor)
+    ]
 
 
 def _load(target: str, type_name: str, vendor: Vendor) -> Callable[..., Any]:

@@ -82,7 +82,7 @@ def _gives(factors: Any) -> tuple[bool, bool]:
 ABSOLUTE_STEERING_NOTE: Final = (
     "check angle.factor 360: it means steering on the absolute encoder only with an encoder on the "
     "angle Spark's data port; beside any other encoder it is read as a 1:1 steering gear (a "
-    "21.43:1 module wants 16.8, or angle.gearRatio 21.43)"
+    "21.43:1 module, for example, wants 16.8, or angle.gearRatio 21.43)"
 )
 _MISSING_HINT: Final = {
     "angle": "the angle conversion (conversionFactors.angle.gearRatio: motor rotations per module "

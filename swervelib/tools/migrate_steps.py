@@ -13,13 +13,11 @@ from dataclasses import dataclass
 from typing import Any, Final, Literal
 
 from swervelib.config.bounds import Range
+from swervelib.config.combined import FEET_THRESHOLD_MPS
 from swervelib.config.conversions import PHYSICAL_FILE
 from swervelib.text import printable, shown_number
 from swervelib.tools.edit_result import MISSING
 
-FEET_THRESHOLD_MPS: Final = 7.0
-"""The fastest plausible swerve drive in metres per second: a ``maxSpeed`` above it is taken for
-the 2023 format's feet per second."""
 MAX_SPEED_FLAG: Final = "--max-speed-in-feet"
 
 

@@ -161,3 +161,40 @@ def test_check_a_directory_name_that_is_not_utf8(tmp_path: Path) -> None:
     assert b"Traceback" not in result.stderr
     last = result.stderr.decode().splitlines()[-1]
     assert last.startswith("5 problems in ") and last.endswith("/swerve-\\udcff\\x1b[2J"), last
+
+
+def test_check_suggests_migrate_only_where_it_would_change_something() -> None:
+    older = run("check", str(FIXTURES / "valid" / "stale_legacy_conversion_factor"))
+    assert older.returncode == 0, older.stderr
+    assert "hint: " in older.stdout and "`conversionFactor`" in older.stdout
+    assert "python -m swervelib migrate " in older.stdout
+    broken = run("check", str(FIXTURES / "broken" / "legacy_conversion_factor_only"))
+    assert broken.returncode == 1
+    assert "python -m swervelib migrate " in broken.stderr
+    current = run("check", str(DEPLOY / "swerve"))
+    assert "hint:" not in current.stdout + current.stderr
+
+
+def test_check_fails_like_the_drive_when_a_vendor_package_is_missing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import argparse
+    import io
+
+    from swervelib.cli import check
+    from swervelib.config.catalog import Vendor
+    from swervelib.devices import registry
+
+    real = registry._installed
+    monkeypatch.setattr(
+        registry, "_installed", lambda vendor: vendor is not Vendor.REV and real(vendor)
+    )
+    out, err = io.StringIO(), io.StringIO()
+    code = check.run(argparse.Namespace(directory=str(DEPLOY / "swerve")), out, err)
+    assert code == 1
+    assert "valid, 4 modules" in out.getvalue()
+    # the same words the drive raises (MissingVendorError), naming the first sparkmax device
+    expected = str(registry.MissingVendorError("sparkmax", Vendor.REV))
+    assert f"error: {expected}" in err.getvalue()
+    assert "[tool.robotpy] requires" in err.getvalue()
+    assert "phoenix6" not in err.getvalue()  # the CANcoder and Pigeon2 package is installed

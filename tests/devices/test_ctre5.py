@@ -27,7 +27,7 @@ from swervelib.angles import nearest_equivalent
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES
 from swervelib.config.model import PIDF, DeviceConfig
 from swervelib.devices import registry
-from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder
+from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder, TalonSRXStandaloneEncoder
 from swervelib.devices.ctre5.pigeon import PigeonImu
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
 from swervelib.devices.interfaces import Device
@@ -378,6 +378,52 @@ def test_analog_encoder_cannot_simulate_a_disconnect() -> None:
     analog = encoder("talonsrx_analog", inverted=False, angle_motor=angle_motor)
     with pytest.raises(NotImplementedError):
         analog.sim.set_connected(False)
+
+
+# ------------------------------------------------------------------------------ srxmag_standalone
+
+
+def standalone(inverted: bool) -> TalonSRXStandaloneEncoder:
+    """An SRX Mag Encoder on a Talon SRX of its own; the angle motor is some other controller."""
+    talon_id = next(_talon_ids)
+    encoder = registry.encoder_adapter("srxmag_standalone")(
+        EncoderSettings(
+            label=f"test encoder (srxmag_standalone {talon_id}, inverted={inverted})",
+            device=DeviceConfig("srxmag_standalone", talon_id),
+            encoder_type=ENCODER_TYPES["srxmag_standalone"],
+            inverted=inverted,
+        ),
+        object(),  # e.g. a Spark MAX: the encoder does not use it
+    )
+    assert isinstance(encoder, TalonSRXStandaloneEncoder)
+    return encoder
+
+
+def test_standalone_mag_encoder_reads_its_own_talon() -> None:
+    """(a) only the right flag sees a CCW turn as CCW; (c) 4096 units a turn, in [0, 360)."""
+    plain, flipped = standalone(False), standalone(True)
+    assert plain.talon.getDeviceID() == plain.settings.device.id
+    for rotations, expected in ((0.25, 90.0), (0.30, 108.0), (1.6, 216.0), (-0.125, 315.0)):
+        for encoder in (plain, flipped):
+            encoder.sim.set_raw(rotations, 0.0)
+        reading = wait_for(plain.get_absolute_degrees, near(expected, 360 / 4096, turned))
+        assert reading == pytest.approx(expected, abs=360 / 4096)
+        other = wait_for(flipped.get_absolute_degrees, near(-expected % 360.0, 360 / 4096, turned))
+        assert other == pytest.approx(-expected % 360.0, abs=360 / 4096)
+    assert healthy(plain) is None and healthy(flipped) is None
+
+
+def test_standalone_mag_encoder_unplugged_is_a_fault_and_clears() -> None:
+    mag = standalone(False)
+    mag.sim.set_raw(0.1, 0.0)
+    before = wait_for(mag.get_absolute_degrees, lambda d: d != 0.0)
+    assert before == pytest.approx(36.0, abs=0.1)
+    mag.sim.set_connected(False)
+    fault = wait_for(mag.fault, lambda f: f is not None, each=mag.refresh)
+    assert fault is not None and "disconnected" in fault
+    assert mag.get_absolute_degrees() == before
+    mag.sim.set_connected(True)
+    assert wait_for(mag.fault, lambda f: f is None, each=mag.refresh) is None
 
 
 # -------------------------------------------------------------------- pigeon / pigeon_via_talonsrx

@@ -34,6 +34,7 @@ from swervelib.config.model import PIDF, DeviceConfig
 from swervelib.devices import registry
 from swervelib.devices.ctre6.batch import SignalBatch, group_by_bus, refresh_all, refresh_signals
 from swervelib.devices.ctre6.cancoder import CANcoderEncoder
+from swervelib.devices.ctre6.fxs_analog import TalonFXSAnalogEncoder
 from swervelib.devices.ctre6.pigeon2 import Pigeon2Imu
 from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
 from swervelib.devices.faults import ALERT_GROUP, with_retries
@@ -49,7 +50,7 @@ FX_TYPES = (
     "falcon500",
     "falcon500foc",
 )
-FXS_TYPES = ("talonfxs_neo", "talonfxs_neo550", "talonfxs_vortex")
+FXS_TYPES = ("talonfxs_neo", "talonfxs_neo550", "talonfxs_vortex", "talonfxs_minion")
 MOTOR_TYPE_STRINGS = FX_TYPES + FXS_TYPES
 
 ANGLE_RATIO = 150.0 / 7.0  # motor rotations per module rotation
@@ -59,10 +60,10 @@ POSITION_TOL_DEG = 0.2  # phoenix6 quantises mechanism position to 1/4096 rotati
 
 # CAN ids: Talon FX and Talon FXS share one id space (in the phoenix6 sim a TalonFXS on a TalonFX's
 # id talks to the TalonFX), CANcoders and Pigeon2s have their own. Devices a test disconnects are
-# destroyed for the rest of the process, so they get the top ids (62, 61), everything else counts
-# down from 60 and no id is used twice.
-_IDS = {kind: itertools.count(60, -1) for kind in ("talon", "cancoder", "pigeon2")}
-_DEAD_IDS = {kind: iter((62, 61)) for kind in ("talon", "cancoder", "pigeon2")}
+# destroyed for the rest of the process, so they get the top ids (62, 61, 60), everything else
+# counts down from 59 and no id is used twice.
+_IDS = {kind: itertools.count(59, -1) for kind in ("talon", "cancoder", "pigeon2")}
+_DEAD_IDS = {kind: iter((62, 61, 60)) for kind in ("talon", "cancoder", "pigeon2")}
 
 
 def next_id(kind: str, *, dead: bool = False) -> int:
@@ -272,6 +273,7 @@ def test_motor_model_and_registry(module: Module) -> None:
             Motor.NEO: signals.ConnectedMotorValue.NEO_JST,
             Motor.NEO550: signals.ConnectedMotorValue.NEO550_JST,
             Motor.VORTEX: signals.ConnectedMotorValue.VORTEX_JST,
+            Motor.MINION: signals.ConnectedMotorValue.MINION_JST,
         }[entry.motor]
         connected = motor.device.get_connected_motor()
         assert connected.wait_for_update(0.5).value is expected  # reported by the device
@@ -641,6 +643,95 @@ def test_cancoder_magnet_and_disconnect_faults() -> None:
     assert enc.usable is False
     with pytest.raises(NotImplementedError):
         enc.sim.set_connected(True)
+
+
+# --------------------------------------------------------------------------------------------
+# talonfxs_analog: an analog absolute encoder on the angle Talon FXS's data port
+# --------------------------------------------------------------------------------------------
+
+ANALOG_TOL_DEG = 1.5  # the simulated Talon FXS reports the voltage in steps of a few millivolts
+
+
+def fxs_analog(inverted: bool, angle_motor: Any) -> TalonFXSAnalogEncoder:
+    encoder = registry.encoder_adapter("talonfxs_analog")(
+        EncoderSettings(
+            label=f"test talonfxs_analog on {angle_motor.label} (inverted={inverted})",
+            device=DeviceConfig("talonfxs_analog", 0),
+            encoder_type=ENCODER_TYPES["talonfxs_analog"],
+            inverted=inverted,
+        ),
+        angle_motor,
+    )
+    assert isinstance(encoder, TalonFXSAnalogEncoder)
+    return encoder
+
+
+def test_talonfxs_analog_direction_degrees_and_wrap() -> None:
+    """(a) only the right flag sees a CCW turn as CCW; (c) 0-3.3 V is one turn, in [0, 360)."""
+    angle_motor = build_motor(motor_settings("talonfxs_minion", Role.ANGLE, False))
+    correct, wrong = fxs_analog(False, angle_motor), fxs_analog(True, angle_motor)
+    both = [correct, wrong]
+    # the signal is asked for at 100 Hz (phoenix6 sends it at 4 Hz by default)
+    assert correct.status_signals()[0].get_applied_update_frequency() == pytest.approx(100.0)
+
+    def reads(expected: float) -> Callable[[], bool]:
+        return lambda: (
+            abs(math.remainder(correct.get_absolute_degrees() - expected, 360.0)) < ANALOG_TOL_DEG
+            and abs(math.remainder(wrong.get_absolute_degrees() + expected, 360.0)) < ANALOG_TOL_DEG
+        )
+
+    for raw, expected in ((0.25, 90.0), (0.30, 108.0), (1.6, 216.0), (-0.25, 270.0)):
+        correct.sim.set_raw(raw, 0.0)
+        assert eventually(reads(expected), both), (
+            raw,
+            correct.get_absolute_degrees(),
+            wrong.get_absolute_degrees(),
+        )
+        for encoder in both:
+            assert 0.0 <= encoder.get_absolute_degrees() < 360.0
+            assert encoder.fault() is None and encoder.usable
+
+
+def test_talonfxs_analog_velocity_follows_the_reading() -> None:
+    angle_motor = build_motor(motor_settings("talonfxs_neo550", Role.ANGLE, False))
+    correct, wrong = fxs_analog(False, angle_motor), fxs_analog(True, angle_motor)
+    both = [correct, wrong]
+    position = 0.1
+    correct.sim.set_raw(position, 0.0)
+    assert eventually(lambda: abs(correct.get_absolute_degrees() - 36.0) < ANALOG_TOL_DEG, both)
+
+    def moving() -> None:  # the module turns CCW at 0.5 rotation/s, across the wrap
+        nonlocal position
+        position += 0.5 * 0.005
+        correct.sim.set_raw(position, 0.5)
+
+    assert eventually(
+        lambda: correct.get_velocity_dps() > 60.0 and wrong.get_velocity_dps() < -60.0,
+        both,
+        timeout=3.0,
+        tick=moving,
+    ), (correct.get_velocity_dps(), wrong.get_velocity_dps())
+
+
+def test_talonfxs_analog_needs_a_talonfxs_angle_motor() -> None:
+    angle_motor = build_motor(motor_settings("krakenx60", Role.ANGLE, False))
+    with pytest.raises(TypeError, match=r"talonfxs_analog.*Talon FXS.*`talonfxs_\*`"):
+        fxs_analog(False, angle_motor)
+
+
+def test_talonfxs_analog_reports_a_talon_that_stops_answering() -> None:
+    angle_motor = build_motor(motor_settings("talonfxs_neo", Role.ANGLE, False, dead=True))
+    encoder = fxs_analog(False, angle_motor)
+    encoder.sim.set_raw(0.5, 0.0)
+    assert eventually(
+        lambda: abs(encoder.get_absolute_degrees() - 180.0) < ANALOG_TOL_DEG, [encoder]
+    )
+    angle_motor.sim.set_connected(False)
+    assert eventually(lambda: encoder.fault() is not None, [encoder])
+    assert "not answering" in (encoder.fault() or "")
+    assert abs(encoder.get_absolute_degrees() - 180.0) < ANALOG_TOL_DEG  # the last good reading
+    assert encoder.usable is False
+    assert any(encoder.label in error for error in active_errors())
 
 
 # --------------------------------------------------------------------------------------------

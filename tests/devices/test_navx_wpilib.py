@@ -578,3 +578,96 @@ def test_navx_port_warnings(navx_results: dict[str, dict[str, Any]], type_name: 
         assert len(warnings) == 2 and all("I2C" in w and "lock" in w for w in warnings)
     else:
         assert len(warnings) == 2 and all("serial" in w for w in warnings)
+
+
+# -- navX3 on CAN (its own child process, like the other navX types) ----------------------------------
+
+_NAVX3_SCRIPT = textwrap.dedent(
+    """
+    import json, math
+    from wpilib import simulation
+    from swervelib.config.catalog import IMU_TYPES
+    from swervelib.config.model import DeviceConfig
+    from swervelib.devices import registry
+    from swervelib.devices.settings import ImuSettings
+
+    simulation.pauseTiming()
+
+    def settings(inverted):
+        label = f"IMU (navx3 7{' inverted' if inverted else ''})"
+        return ImuSettings(label, DeviceConfig("navx3", 7, None), IMU_TYPES["navx3"], inverted)
+
+    cls = registry.imu_adapter("navx3")
+    right, flipped = cls(settings(False)), cls(settings(True))
+    out = {"class": cls.__name__, "fault_at_start": right.fault(), "label": right.label,
+           "sim_devices": list(simulation.SimDeviceSim.enumerateDevices("NavX3"))}
+    # Turn counter-clockwise 20° a step through the ±180° seam, one and a half turns.
+    ramp = []
+    for k in range(0, 28):
+        expected = 100.0 + 20.0 * k
+        right.sim.set_raw_yaw(expected, 0.0)
+        simulation.stepTiming(0.02)
+        ramp.append([expected, right.get_raw_yaw_degrees(), flipped.get_raw_yaw_degrees()])
+    out["ramp"] = ramp
+    error, rotation = right._device.getRotation2D()
+    out["device_rotation2d"] = [error, rotation.degrees()]
+    out["rate"] = [right.get_yaw_rate_dps(), flipped.get_yaw_rate_dps()]
+
+    right.sim.set_raw_yaw(float("nan"), 0.0)
+    simulation.stepTiming(0.02)
+    out["nan"] = [right.get_raw_yaw_degrees(), right.usable, right.fault(), right.alert.active]
+    right.sim.set_raw_yaw(ramp[-1][0] + 10.0, 0.0)
+    simulation.stepTiming(0.02)
+    out["recovered"] = [right.get_raw_yaw_degrees(), right.usable, right.fault(),
+                        right.alert.active]
+    print("RESULT " + json.dumps(out), flush=True)
+    """
+)
+
+
+@pytest.fixture(scope="module")
+def navx3_result(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
+    env = {
+        **os.environ,
+        "PYTHONPATH": os.pathsep.join([str(REPO), os.environ.get("PYTHONPATH", "")]),
+    }
+    proc = subprocess.run(
+        [sys.executable, "-c", _NAVX3_SCRIPT],
+        cwd=tmp_path_factory.mktemp("navx3"),
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULT ")]
+    assert proc.returncode == 0 and lines, f"rc={proc.returncode}\n{proc.stdout}\n{proc.stderr}"
+    return json.loads(lines[-1][len("RESULT ") :])  # type: ignore[no-any-return]
+
+
+def test_navx3_turning_ccw_increases_the_unwrapped_yaw_unless_flipped(
+    navx3_result: dict[str, Any],
+) -> None:
+    result = navx3_result
+    assert result["class"] == "NavX3Imu"
+    assert result["sim_devices"] == ["NavX3[7]"]  # the CAN id from `id`
+    assert result["fault_at_start"] is None
+    for expected, yaw, flipped_yaw in result["ramp"]:
+        assert yaw == pytest.approx(expected, abs=1e-3)  # continuous through ±180° and 360°
+        assert flipped_yaw == pytest.approx(-expected, abs=1e-3)
+    # The hook's frame is the navX3's own CCW-positive API (getRotation2D), not just our sign.
+    error, degrees = result["device_rotation2d"]
+    last = result["ramp"][-1][0]
+    assert error is False
+    assert math.remainder(degrees - last, 360.0) == pytest.approx(0.0, abs=1e-3)
+    assert result["rate"] == [0.0, 0.0]  # the simulated navX3 has no angular velocity
+
+
+def test_navx3_nan_reading_is_a_fault_and_recovers(navx3_result: dict[str, Any]) -> None:
+    last = navx3_result["ramp"][-1][0]
+    yaw, usable, fault, active = navx3_result["nan"]
+    assert yaw == pytest.approx(last, abs=1e-3) and usable is False
+    assert fault == active == "reading NaN"
+    yaw, usable, fault, active = navx3_result["recovered"]
+    assert yaw == pytest.approx(last + 10.0, abs=1e-3) and usable is True
+    assert fault is None and active is None

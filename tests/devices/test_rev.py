@@ -114,8 +114,8 @@ def make_motor(type_name: str, **kwargs: Any) -> SparkMotor:
     return motor
 
 
-def make_encoder(type_name: str, inverted: bool) -> Any:
-    angle_motor = make_motor(ENCODERS[type_name][1])
+def make_encoder(type_name: str, inverted: bool, angle_type: str | None = None) -> Any:
+    angle_motor = make_motor(angle_type or ENCODERS[type_name][1])
     settings = EncoderSettings(
         label=f"REV test encoder ({type_name} on {angle_motor.settings.device.id})",
         device=DeviceConfig(type_name, 0),
@@ -146,8 +146,11 @@ def turned(before: float, after: float) -> float:
 
 @pytest.mark.parametrize("type_name", sorted(MOTORS))
 def test_motor_type(type_name: str) -> None:
+    check_motor_type(type_name, *MOTORS[type_name])
+
+
+def check_motor_type(type_name: str, spark_class: type, factory: str) -> None:
     """Right controller and DCMotor; (a) direction vs flag; (b) output sign; (c) degrees, deg/s."""
-    spark_class, factory = MOTORS[type_name]
     plain = make_motor(type_name, inverted=False)
     flipped = make_motor(type_name, inverted=True)
     expected_model = getattr(DCMotor, factory)(1)
@@ -350,10 +353,13 @@ def test_motor_rejects_non_rev_controller() -> None:
 
 @pytest.mark.parametrize("type_name", sorted(ENCODERS))
 def test_encoder_type(type_name: str) -> None:
+    check_encoder_type(type_name, *ENCODERS[type_name])
+
+
+def check_encoder_type(type_name: str, adapter: type, angle_type: str) -> None:
     """(a) direction vs flag; (c) degrees in [0, 360) and deg/s; the right adapter and config."""
-    adapter, _ = ENCODERS[type_name]
-    plain = make_encoder(type_name, inverted=False)
-    flipped = make_encoder(type_name, inverted=True)
+    plain = make_encoder(type_name, inverted=False, angle_type=angle_type)
+    flipped = make_encoder(type_name, inverted=True, angle_type=angle_type)
     for encoder in (plain, flipped):
         assert type(encoder) is adapter
         if adapter is SparkAttachedEncoder:

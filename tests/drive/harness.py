@@ -21,6 +21,9 @@ from tests.conftest import DEPLOY
 # All-REV + navX: every reading follows simulated time step for step (deterministic).
 REV_NAVX = DEPLOY / "vortex_throughbore_navx"
 LOOP = 0.02
+# How long one wait for fresh phoenix6 frames may take before the test fails: the simulated
+# devices send every 10 ms, so this is only reached when one stops answering.
+SIGNAL_WAIT_S = 1.0
 
 
 def polygon_config(
@@ -53,11 +56,28 @@ def polygon_config(
 
 
 class Harness:
-    """A drive, its SwerveSim, and a stepped clock."""
+    """A drive, its SwerveSim, and a stepped clock.
+
+    phoenix6 devices publish their readings on the wall clock (about every 10 ms), not on the
+    stepped simulated clock, so in a fast stepped loop their readings would be several loops old.
+    When the drive has any, each loop waits after the physics step until every one of their
+    status signals has received a new frame (``BaseStatusSignal.wait_for_all``): the readings the
+    next ``periodic()`` sees are then the ones just simulated, as on a robot whose loop runs in
+    real time. The wait is on the devices' own updates, not a wall-clock budget."""
 
     def __init__(self, drive: SwerveDrive, sim: SwerveSim) -> None:
         self.drive = drive
         self.sim = sim
+        self._signals = [s for d in drive._devices for s in d.status_signals()]
+
+    def _settle(self) -> None:
+        if not self._signals:
+            return
+        from phoenix6 import BaseStatusSignal
+
+        for _ in range(2):  # a frame already being sent as the state changed carries old data
+            status = BaseStatusSignal.wait_for_all(SIGNAL_WAIT_S, self._signals)
+            assert status.is_ok(), f"phoenix6 signals did not update: {status.name}"
 
     def run(self, seconds: float, command: Callable[[SwerveDrive], None] | None = None) -> None:
         """Robot loops for ``seconds``: periodic(), then the command, then physics, then time."""
@@ -67,6 +87,7 @@ class Harness:
                 command(self.drive)
             self.sim.step(LOOP)
             stepTiming(LOOP)
+            self._settle()
         self.drive.periodic()
 
 

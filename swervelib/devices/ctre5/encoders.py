@@ -1,4 +1,4 @@
-"""Absolute encoders plugged into the angle motor's Talon SRX data port.
+"""Absolute encoders plugged into a Talon SRX data port: the angle motor's, or a Talon of their own.
 
 * ``talonsrx_pwm``: a CTRE SRX Mag Encoder's absolute (pulse-width) output, 4096 units per rotation,
   read with ``getSensorCollection().getPulseWidthPosition()``. That count is continuous on the
@@ -7,6 +7,9 @@
 * ``talonsrx_analog``: an analog absolute encoder on the Talon's analog input, 1024 units per
   rotation (0..3.3 V), read with ``getAnalogInRaw()``. An unplugged analog input still reads a
   (floating) value, so only a Talon that stops answering can be detected, not a loose sensor.
+* ``srxmag_standalone``: an SRX Mag Encoder on a Talon SRX that is not the angle motor (YAGSL's
+  type for a Talon used only as the encoder's interface), at CAN id ``id``; read like
+  ``talonsrx_pwm``.
 
 Both readings are the bare sensor's; ``EncoderSettings.inverted`` negates them in software (the
 Talon's ``setSensorPhase`` only applies to its selected feedback sensor). The result is degrees in
@@ -30,31 +33,19 @@ PULSE_WIDTH_UNITS: Final = 4096
 ANALOG_UNITS: Final = 1024
 SENSOR_FRAME_MS: Final = 10
 
-_KINDS: Final = ("talonsrx_pwm", "talonsrx_analog")
+_ATTACHED_KINDS: Final = ("talonsrx_pwm", "talonsrx_analog")
+_STANDALONE_KIND: Final = "srxmag_standalone"
 
 
-class TalonSRXAttachedEncoder(AbsoluteEncoder):
-    """An SRX Mag Encoder (pulse width) or analog encoder read through the angle motor's Talon."""
+class _TalonSRXEncoder(AbsoluteEncoder):
+    """An SRX Mag Encoder (pulse width) or analog encoder read through ``talon``."""
 
-    def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
-        kind = settings.encoder_type.kind
-        if kind not in _KINDS:
-            raise ValueError(
-                f"{settings.label}: TalonSRXAttachedEncoder handles {', '.join(_KINDS)}, "
-                f"not `{settings.device.type}`"
-            )
-        if not isinstance(angle_motor, TalonSRXMotor):
-            raise TypeError(
-                f"{settings.label}: encoder type `{settings.device.type}` is read through the angle "
-                f"motor's Talon SRX, but the angle motor is "
-                f"{getattr(angle_motor, 'label', type(angle_motor).__name__)}; use a `talonsrx` "
-                f"angle motor, or another encoder type"
-            )
+    def __init__(self, settings: EncoderSettings, talon: phoenix5.TalonSRX) -> None:
         self.settings = settings
         self.label = settings.label
-        self._pulse_width = kind == "talonsrx_pwm"
+        self._pulse_width = settings.encoder_type.kind != "talonsrx_analog"
         self._units = PULSE_WIDTH_UNITS if self._pulse_width else ANALOG_UNITS
-        self.talon: phoenix5.TalonSRX = angle_motor.talon
+        self.talon = talon
         self._sensors = self.talon.getSensorCollection()
         self._alert = FaultAlert(settings.label)
         self._debounce = Debounce()
@@ -132,6 +123,38 @@ class TalonSRXAttachedEncoder(AbsoluteEncoder):
         if self._sim is None:
             self._sim = TalonSRXEncoderSim(self.talon, self._pulse_width)
         return self._sim
+
+
+class TalonSRXAttachedEncoder(_TalonSRXEncoder):
+    """An SRX Mag Encoder (pulse width) or analog encoder read through the angle motor's Talon."""
+
+    def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
+        if settings.encoder_type.kind not in _ATTACHED_KINDS:
+            raise ValueError(
+                f"{settings.label}: TalonSRXAttachedEncoder handles {', '.join(_ATTACHED_KINDS)}, "
+                f"not `{settings.device.type}`"
+            )
+        if not isinstance(angle_motor, TalonSRXMotor):
+            raise TypeError(
+                f"{settings.label}: encoder type `{settings.device.type}` is read through the angle "
+                f"motor's Talon SRX, but the angle motor is "
+                f"{getattr(angle_motor, 'label', type(angle_motor).__name__)}; use a `talonsrx` "
+                f"angle motor, or another encoder type"
+            )
+        super().__init__(settings, angle_motor.talon)
+
+
+class TalonSRXStandaloneEncoder(_TalonSRXEncoder):
+    """An SRX Mag Encoder on a Talon SRX of its own at CAN id ``settings.device.id``; the angle
+    motor can be anything."""
+
+    def __init__(self, settings: EncoderSettings, angle_motor: object = None) -> None:
+        if settings.encoder_type.kind != _STANDALONE_KIND:
+            raise ValueError(
+                f"{settings.label}: TalonSRXStandaloneEncoder handles {_STANDALONE_KIND}, "
+                f"not `{settings.device.type}`"
+            )
+        super().__init__(settings, phoenix5.TalonSRX(settings.device.id))
 
 
 class TalonSRXEncoderSim(EncoderSim):

@@ -1,4 +1,4 @@
-"""phoenix6 Talon FX (Kraken X60/X44, Falcon 500) and Talon FXS (NEO, NEO 550, Vortex) motors.
+"""phoenix6 Talon FX (Kraken X60/X44, Falcon 500) and Talon FXS (NEO, NEO 550, Vortex, Minion) motors.
 
 Units: the controller's *mechanism* unit is set with ``SensorToMechanismRatio`` to one module
 rotation (angle motors) or one metre of wheel travel (drive motors). The adapter converts module
@@ -39,6 +39,7 @@ _FXS_ARRANGEMENT = {
     Motor.NEO: signals.MotorArrangementValue.NEO_JST,
     Motor.NEO550: signals.MotorArrangementValue.NEO550_JST,
     Motor.VORTEX: signals.MotorArrangementValue.VORTEX_JST,
+    Motor.MINION: signals.MotorArrangementValue.MINION_JST,
 }
 
 
@@ -260,7 +261,7 @@ class TalonFXMotor(_PhoenixTalon):
 
 
 class TalonFXSMotor(_PhoenixTalon):
-    """A Talon FXS commutating a brushless NEO, NEO 550 or Vortex (JST hall connector)."""
+    """A Talon FXS commutating a brushless NEO, NEO 550, Vortex or Minion (JST hall connector)."""
 
     CONTROLLER = "talonfxs"
     SIM_DEVICE_TYPE = "P6_TalonFXSType"

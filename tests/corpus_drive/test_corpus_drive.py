@@ -1,0 +1,63 @@
+"""Every real team folder of the corpus that YAGSL accepts builds and drives in simulation.
+
+Each folder (``tests/corpus/<name>``, sources in ``tests/corpus/SOURCES.md``) is built with
+``SwerveDrive.from_directory`` on the real vendor simulators, put on a simulated robot built as its
+configuration says (so the steering and drive conversions are the ones the loader chose, YAGSL's),
+and driven the way a robot runs: a field-relative line, then a turn in place. Odometry must stay
+within 10 cm and 3° of the simulated physics. Each folder runs in its own isolated group, ``corpus-<name>`` (tests/conftest.py).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+import pytest
+from wpimath.kinematics import ChassisSpeeds
+
+from swervelib import SwerveDrive
+from tests.config.corpus import ACCEPTED, CORPUS, CORPUS_GROUP_PREFIX
+from tests.drive.harness import simulated
+
+_GROUP = os.environ.get("SWERVELIB_TEST_GROUP", "")
+# In its group `corpus-<name>` only that folder; run by hand in any other group, all of them.
+NAMES = (
+    [_GROUP.removeprefix(CORPUS_GROUP_PREFIX)]
+    if _GROUP.startswith(CORPUS_GROUP_PREFIX)
+    else ACCEPTED
+)
+TOLERANCE_M = 0.10
+TOLERANCE_DEG = 3.0
+
+
+def _error(h: object) -> tuple[float, float]:
+    drive, sim = h.drive, h.sim  # type: ignore[attr-defined]
+    pose, truth = drive.get_pose(), sim.true_pose
+    distance = pose.translation().distance(truth.translation())
+    heading = abs((pose.rotation() - truth.rotation()).degrees())
+    return distance, heading
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_drives_a_field_relative_line_and_a_turn(name: str) -> None:
+    with simulated(CORPUS / name) as h:
+        drive: SwerveDrive = h.drive
+        speed = min(1.5, 0.5 * drive.max_speed)  # every robot can do this, whatever its gearing
+
+        def line(d: SwerveDrive) -> None:
+            d.drive(ChassisSpeeds(speed, 0.5 * speed, 0.0), field_relative=True)
+
+        h.run(2.0, line)
+        h.run(0.5, lambda d: d.stop())
+        distance, heading = _error(h)
+        truth = h.sim.true_pose
+        assert truth.X() > 1.5 * speed and truth.Y() > 0.75 * speed, (name, truth)
+        assert distance < TOLERANCE_M and heading < TOLERANCE_DEG, (name, distance, heading)
+
+        turn = min(2.0, 0.5 * drive.max_angular_velocity)
+        h.run(0.5 * math.pi / turn, lambda d: d.drive(ChassisSpeeds(0.0, 0.0, turn)))
+        h.run(0.5, lambda d: d.stop())
+        distance, heading = _error(h)
+        turned = (h.sim.true_pose.rotation() - truth.rotation()).degrees()
+        assert 60.0 < turned < 120.0, (name, turned)  # a quarter turn, counter-clockwise
+        assert distance < TOLERANCE_M and heading < TOLERANCE_DEG, (name, distance, heading)
