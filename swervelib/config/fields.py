@@ -130,6 +130,18 @@ class FileContext:
                 (), "the file must hold a JSON object", expected="{...}", found=describe(value)
             )
             return None
+        if self.document.trailing is not None:
+            line, column = self.document.trailing
+            self.problems.append(
+                Problem(
+                    self.file,
+                    "",
+                    "text after the JSON object is ignored, as YAGSL does; delete it",
+                    line=line,
+                    column=column,
+                    severity=Severity.WARNING,
+                )
+            )
         duplicates = self.document.duplicates
         for duplicate in duplicates[:MAX_LISTED]:
             self.problems.append(

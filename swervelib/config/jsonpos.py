@@ -132,6 +132,9 @@ class Document:
     positions: dict[PathKey, tuple[int, int]] = field(default_factory=dict)
     duplicates: list[Duplicate] = field(default_factory=list)
     root: Node = field(default_factory=lambda: Node(0, 0, "scalar"))
+    # Where text follows the JSON value, when parsed with ``trailing=True`` (Jackson, and so
+    # YAGSL, reads the first value of a file and ignores the rest).
+    trailing: tuple[int, int] | None = None
 
     def position(self, path: PathKey) -> tuple[int | None, int | None]:
         """The (line, column) of ``path``, or of its nearest ancestor that has one."""
@@ -145,8 +148,9 @@ class Document:
 
 
 class _Parser:
-    def __init__(self, text: str) -> None:
+    def __init__(self, text: str, trailing: bool = False) -> None:
         self.text = text
+        self.allow_trailing = trailing
         self.line_starts = [0] + [m.end() for m in re.finditer("\n", text)]
         self.doc = Document(None)
 
@@ -172,7 +176,9 @@ class _Parser:
         self.doc.value, self.doc.root = self.value(index, (), 0)
         index = self.skip(self.doc.root.end)
         if index != len(self.text):
-            raise self.fail("extra data after the JSON value", index)
+            if not self.allow_trailing:
+                raise self.fail("extra data after the JSON value", index)
+            self.doc.trailing = self.where(index)
         return self.doc
 
     def value(self, index: int, path: PathKey, depth: int) -> tuple[Any, Node]:
@@ -273,9 +279,13 @@ class _Parser:
             raise self.fail("expected `,` or `]`", index)
 
 
-def parse(text: str) -> Document:
-    """Parse JSON text, recording positions. Raises :class:`JSONSyntaxError`."""
-    return _Parser(text).parse()
+def parse(text: str, *, trailing: bool = False) -> Document:
+    """Parse JSON text, recording positions. Raises :class:`JSONSyntaxError`.
+
+    With ``trailing``, text after the first JSON value is not an error: it is left unread and its
+    position kept in :attr:`Document.trailing`, as Jackson (YAGSL's parser) does.
+    """
+    return _Parser(text, trailing).parse()
 
 
 def format_path(path: PathKey) -> str:

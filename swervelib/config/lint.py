@@ -149,7 +149,9 @@ def _id_warnings(drive: DriveConfig, modules: Sequence[ModuleConfig]) -> list[Pr
             )
         slot = (device.canbus or "rio", device.id)
         other = owners.setdefault(slot, (file, field, kind))
-        if other[2] != kind:
+        # Another device on this id and bus: of another kind, or (the loader refuses two of one
+        # maker's kind) a motor controller of another maker, a Spark beside a Talon.
+        if other != (file, field, kind):
             problems.append(
                 _warn(
                     file,

@@ -83,6 +83,13 @@ SUPPORTED_MODULE_COUNTS: Final = (2, 3, 4, 6)
 MODULE_COUNT_MESSAGE: Final = "WPILib kinematics support 2, 3, 4 or 6 modules"
 
 _CATALOGS: dict[str, Any] = {"motor": MOTOR_TYPES, "encoder": ENCODER_TYPES, "imu": IMU_TYPES}
+# Who made a CAN device, as its frames say: phoenix5 and phoenix6 devices are both CTRE's.
+_CAN_MAKER: Final = {
+    Vendor.CTRE_PHOENIX5: "CTRE",
+    Vendor.CTRE_PHOENIX6: "CTRE",
+    Vendor.REV: "REV",
+    Vendor.NAVX: "Studica",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,7 +149,7 @@ class _Loader:
             self.fail(relative, "not UTF-8 text", line=line, column=column)
             return None
         try:
-            document = parse(text)
+            document = parse(text, trailing=True)
         except JSONSyntaxError as error:
             self.fail(
                 relative,
@@ -202,9 +209,11 @@ class _Loader:
                 found=describe(raw),
             )
             return None
+        shown = f"{raw:g}" if isinstance(raw, float) else str(raw)
         view.error(
             "canbus",
-            "wrong type: a CAN bus name is text",
+            f"wrong type: a CAN bus name is text; YAGSL would look for a CANivore named "
+            f'"{shown}" and the device would never answer (a CAN id belongs in `id`)',
             expected="a CANivore name, `*`, `rio` or null",
             found=describe(raw),
         )
@@ -243,18 +252,21 @@ class _Loader:
         bucket.append(_PlacedDevice(file.file, field, device, line, column))
 
     def check_duplicate_ids(self) -> None:
-        def key(placed: _PlacedDevice, catalog: Any) -> tuple[str, str, int] | None:
+        def key(placed: _PlacedDevice, catalog: Any) -> tuple[str, str, int, str] | None:
             entry = catalog[placed.device.type]
             if entry.bus in (Bus.ATTACHED, Bus.PORT, Bus.NONE):
                 return None
             bus_name = (placed.device.canbus or "rio") if entry.bus is Bus.CAN else ""
-            return (entry.bus.value, bus_name, placed.device.id)
+            # A CAN frame carries the maker and the device kind beside the id, so a Spark and a
+            # Talon may share an id (real robots do); two devices of one maker's kind may not.
+            maker = _CAN_MAKER.get(entry.vendor, entry.vendor.value) if entry.bus is Bus.CAN else ""
+            return (entry.bus.value, bus_name, placed.device.id, maker)
 
         for bucket, catalog, what in (
             (self.motors, MOTOR_TYPES, "motor controllers"),
             (self.encoders, ENCODER_TYPES, "absolute encoders"),
         ):
-            first: dict[tuple[str, str, int], _PlacedDevice] = {}
+            first: dict[tuple[str, str, int, str], _PlacedDevice] = {}
             for placed in bucket:
                 slot = key(placed, catalog)
                 if slot is None:
@@ -262,9 +274,9 @@ class _Loader:
                 earlier = first.setdefault(slot, placed)
                 if earlier is placed:
                     continue
-                bus_kind, bus_name, number = slot
+                bus_kind, bus_name, number, maker = slot
                 where = (
-                    f"CAN id {number} on bus `{bus_name}`"
+                    f"CAN id {number} on bus `{bus_name}` ({maker})"
                     if bus_kind == "can"
                     else (f"{bus_kind.upper()} channel {number}")
                 )

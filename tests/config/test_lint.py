@@ -134,3 +134,38 @@ def test_motor_and_encoder_sharing_a_can_id_is_a_warning(tmp_path: Path) -> None
     edit(directory / "modules" / "frontleft.json", lambda d: d["encoder"].__setitem__("id", 1))
     found = [w for w in warnings(directory) if "CAN id 1 is also used" in w]
     assert found and found[0].startswith("modules/frontleft.json:"), warnings(directory)
+
+
+def _load_problems(directory: Path) -> list[str]:
+    from swervelib.config import ConfigError
+
+    try:
+        load_directory(directory)
+    except ConfigError as error:
+        return [p.format() for p in error.problems]
+    return []
+
+
+def test_a_spark_and_a_talon_may_share_a_can_id(tmp_path: Path) -> None:
+    # A CAN frame names its maker and device kind, so real robots (tests/corpus) mix a Talon FX
+    # drive at id 10 with a Spark MAX angle at id 10.
+    directory = copy(tmp_path)
+    edit(
+        directory / "modules" / "frontleft.json",
+        lambda d: d["drive"].update({"type": "krakenx60", "id": 2}),
+    )
+    front_left = json.loads((directory / "modules" / "frontleft.json").read_text())
+    assert front_left["angle"]["id"] == 2 and front_left["angle"]["type"].startswith("sparkmax")
+    assert _load_problems(directory) == []
+    found = [w for w in warnings(directory) if "CAN id 2 is also used" in w]
+    assert found == [
+        "modules/frontleft.json: angle.id: warning: CAN id 2 is also used by the motor controller "
+        "in modules/frontleft.json `drive` (allowed for different device kinds, but easy to mix up)"
+    ]
+
+
+def test_two_sparks_on_one_can_id_are_an_error(tmp_path: Path) -> None:
+    directory = copy(tmp_path)
+    edit(directory / "modules" / "frontleft.json", lambda d: d["drive"].update({"id": 2}))
+    (problem,) = _load_problems(directory)
+    assert "angle.id: CAN id 2 on bus `rio` (REV) is used by two motor controllers" in problem

@@ -291,3 +291,22 @@ def test_missing_offset_is_read_as_zero_with_a_warning(file: str) -> None:
         w.file == file and "absoluteEncoderOffset" in w.message and "read as 0" in w.message
         for w in config.warnings
     )
+
+
+@FAST
+@given(
+    st.sampled_from(sorted(BASE_FILES)),
+    st.sampled_from(["3.", "}", '{"maxSpeed": 1}', "// note", "\x00junk"]),
+)
+def test_text_after_the_json_object_is_ignored_with_a_warning(file: str, junk: str) -> None:
+    """Jackson (YAGSL) reads a file's first JSON value and ignores what follows; so does the
+    loader, saying where the ignored text starts. Real folders have a stray `3.` after the `}`."""
+    text = json.dumps(BASE_FILES[file], indent=2)
+    files: dict[str, Any] = dict(BASE_FILES)
+    files[file] = text + "\n" + junk
+    config = load_with(files)
+    (warning,) = [w for w in config.warnings if w.file == file]
+    assert "text after the JSON object is ignored" in warning.message
+    assert (warning.line, warning.column) == (text.count("\n") + 2, 1)
+    clean = load_with(BASE_FILES)
+    assert (config.modules, config.drive) == (clean.modules, clean.drive)

@@ -68,16 +68,19 @@ class Harness:
     def __init__(self, drive: SwerveDrive, sim: SwerveSim) -> None:
         self.drive = drive
         self.sim = sim
-        self._signals = [s for d in drive._devices for s in d.status_signals()]
+        signals = [s for d in drive._devices for s in d.status_signals()]
+        # wait_for_all refuses signals of two CAN buses (a CANivore beside the rio): one per bus.
+        self._signal_groups = _by_bus(signals) if signals else []
 
     def _settle(self) -> None:
-        if not self._signals:
+        if not self._signal_groups:
             return
         from phoenix6 import BaseStatusSignal
 
-        for _ in range(2):  # a frame already being sent as the state changed carries old data
-            status = BaseStatusSignal.wait_for_all(SIGNAL_WAIT_S, self._signals)
-            assert status.is_ok(), f"phoenix6 signals did not update: {status.name}"
+        for group in self._signal_groups:
+            for _ in range(2):  # a frame already being sent as the state changed has old data
+                status = BaseStatusSignal.wait_for_all(SIGNAL_WAIT_S, group)
+                assert status.is_ok(), f"phoenix6 signals did not update: {status.name}"
 
     def run(self, seconds: float, command: Callable[[SwerveDrive], None] | None = None) -> None:
         """Robot loops for ``seconds``: periodic(), then the command, then physics, then time."""
@@ -89,6 +92,12 @@ class Harness:
             stepTiming(LOOP)
             self._settle()
         self.drive.periodic()
+
+
+def _by_bus(signals: list[Any]) -> list[list[Any]]:
+    from swervelib.devices.ctre6.batch import group_by_bus
+
+    return group_by_bus(signals)
 
 
 _DRIVES: dict[Path, SwerveDrive] = {}
