@@ -31,6 +31,19 @@ class Vendor(enum.Enum):
         """The line to add to ``[tool.robotpy] requires`` (and ``pip install``)."""
         return self.value
 
+    @property
+    def maker(self) -> str:
+        """Who made the device, as its CAN frames say (phoenix5 and phoenix6 are both CTRE)."""
+        return _MAKERS.get(self, self.value)
+
+
+_MAKERS: Final = {
+    Vendor.CTRE_PHOENIX6: "CTRE",
+    Vendor.CTRE_PHOENIX5: "CTRE",
+    Vendor.REV: "REV",
+    Vendor.NAVX: "Studica",
+}
+
 
 class Bus(enum.Enum):
     """How a device is addressed, and so what its ``id`` means."""

@@ -83,13 +83,6 @@ SUPPORTED_MODULE_COUNTS: Final = (2, 3, 4, 6)
 MODULE_COUNT_MESSAGE: Final = "WPILib kinematics support 2, 3, 4 or 6 modules"
 
 _CATALOGS: dict[str, Any] = {"motor": MOTOR_TYPES, "encoder": ENCODER_TYPES, "imu": IMU_TYPES}
-# Who made a CAN device, as its frames say: phoenix5 and phoenix6 devices are both CTRE's.
-_CAN_MAKER: Final = {
-    Vendor.CTRE_PHOENIX5: "CTRE",
-    Vendor.CTRE_PHOENIX6: "CTRE",
-    Vendor.REV: "REV",
-    Vendor.NAVX: "Studica",
-}
 
 
 @dataclass(frozen=True, slots=True)
@@ -259,7 +252,7 @@ class _Loader:
             bus_name = (placed.device.canbus or "rio") if entry.bus is Bus.CAN else ""
             # A CAN frame carries the maker and the device kind beside the id, so a Spark and a
             # Talon may share an id (real robots do); two devices of one maker's kind may not.
-            maker = _CAN_MAKER.get(entry.vendor, entry.vendor.value) if entry.bus is Bus.CAN else ""
+            maker = entry.vendor.maker if entry.bus is Bus.CAN else ""
             return (entry.bus.value, bus_name, placed.device.id, maker)
 
         for bucket, catalog, what in (

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from swervelib.config import Severity, load_directory
+from swervelib.config import ConfigError, Severity, load_directory
 from tests.conftest import DEPLOY, REPO
 
 
@@ -137,8 +137,6 @@ def test_motor_and_encoder_sharing_a_can_id_is_a_warning(tmp_path: Path) -> None
 
 
 def _load_problems(directory: Path) -> list[str]:
-    from swervelib.config import ConfigError
-
     try:
         load_directory(directory)
     except ConfigError as error:

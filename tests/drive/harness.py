@@ -69,8 +69,12 @@ class Harness:
         self.drive = drive
         self.sim = sim
         signals = [s for d in drive._devices for s in d.status_signals()]
-        # wait_for_all refuses signals of two CAN buses (a CANivore beside the rio): one per bus.
-        self._signal_groups = _by_bus(signals) if signals else []
+        self._signal_groups: list[list[Any]] = []
+        if signals:  # phoenix6 is imported only for a drive that has phoenix6 devices
+            from swervelib.devices.ctre6.batch import group_by_bus
+
+            # wait_for_all refuses signals of two CAN buses (a CANivore beside the rio).
+            self._signal_groups = group_by_bus(signals)
 
     def _settle(self) -> None:
         if not self._signal_groups:
@@ -92,12 +96,6 @@ class Harness:
             stepTiming(LOOP)
             self._settle()
         self.drive.periodic()
-
-
-def _by_bus(signals: list[Any]) -> list[list[Any]]:
-    from swervelib.devices.ctre6.batch import group_by_bus
-
-    return group_by_bus(signals)
 
 
 _DRIVES: dict[Path, SwerveDrive] = {}
