@@ -202,11 +202,10 @@ class _Loader:
                 found=describe(raw),
             )
             return None
-        shown = f"{raw:g}" if isinstance(raw, float) else str(raw)
         view.error(
             "canbus",
-            f"wrong type: a CAN bus name is text; YAGSL would look for a CANivore named "
-            f'"{shown}" and the device would never answer (a CAN id belongs in `id`)',
+            "wrong type: a CAN bus name is text; YAGSL would look for a CANivore named after "
+            "this number and the device would never answer (a CAN id belongs in `id`)",
             expected="a CANivore name, `*`, `rio` or null",
             found=describe(raw),
         )
