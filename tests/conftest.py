@@ -34,6 +34,7 @@ def pytest_configure(config: pytest.Config) -> None:
 ISOLATED_GROUPS = {
     "rev": ["devices/test_rev.py"],
     "rev_yagsl_2026": ["devices/test_rev_yagsl_2026.py"],
+    "rev_brushed": ["devices/test_rev_brushed.py"],
     "ctre5": ["devices/test_ctre5.py"],
     "ctre6": ["devices/test_ctre6.py"],
     "navx_wpilib": ["devices/test_navx_wpilib.py"],

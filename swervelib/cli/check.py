@@ -13,6 +13,8 @@ import sys
 from typing import Any, TextIO
 
 from swervelib.config import ConfigError, SteerFeedback, SwerveConfig, load_directory
+from swervelib.config.catalog import MOTOR_TYPES
+from swervelib.config.model import DeviceConfig
 from swervelib.devices.registry import missing_packages
 from swervelib.devices.settings import DEFAULT_STEER_GEAR_RATIO
 from swervelib.text import for_stream, printable, shown_path
@@ -100,6 +102,16 @@ _STEERING = {
 }
 
 
+def _device(device: DeviceConfig) -> str:
+    """``type id``, and the encoder a brushed Spark MAX reads."""
+    text = f"{device.type} {device.id}"
+    if device.brushed_encoder is not None:
+        text += f" (reading a {device.brushed_encoder} encoder)"
+    elif MOTOR_TYPES.get(device.type) is not None and MOTOR_TYPES[device.type].brushed:
+        text += " (no encoder of its own)"
+    return text
+
+
 def _flag(value: bool) -> str:
     return "true" if value else "false"
 
@@ -122,8 +134,8 @@ def summary(config: SwerveConfig) -> str:
             f"left {loc.left_in:g} in ({loc.left_m:.3f} m)"
         )
         lines.append(
-            f"    drive {module.drive.type} {module.drive.id}, angle {module.angle.type} "
-            f"{module.angle.id}, encoder {module.encoder.type} {module.encoder.id}"
+            f"    drive {_device(module.drive)}, angle {_device(module.angle)}, "
+            f"encoder {_device(module.encoder)}"
         )
         lines.append(
             f"    inverted.drive={_flag(module.inverted.drive)} "

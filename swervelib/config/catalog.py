@@ -95,10 +95,37 @@ class MotorType:
     controller: str  # "sparkmax", "sparkflex", "talonfx", "talonfxs", "talonsrx"
     motor: Motor
     vendor: Vendor
+    # A brushed motor on a Spark MAX: its encoder is named in the device's `canbus` (YAGSL's
+    # choice), one of BRUSHED_ENCODERS.
+    brushed: bool = False
 
     @property
     def bus(self) -> Bus:
         return Bus.CAN
+
+
+@dataclass(frozen=True, slots=True)
+class BrushedEncoder:
+    """An encoder a brushed Spark MAX reads, named in the motor's ``canbus`` (YAGSL's spellings).
+
+    ``data_port``: wired to the data port (REV's alternate encoder mode) rather than the encoder
+    port. ``counts_per_revolution`` is what REV's ``countsPerRevolution`` takes (YAGSL's figures).
+    """
+
+    counts_per_revolution: int
+    data_port: bool
+
+
+BRUSHED_ENCODERS: Final = MappingProxyType(
+    {
+        "greyhill_63r256": BrushedEncoder(1024, data_port=False),
+        "srx_mag_encoder": BrushedEncoder(4096, data_port=False),
+        "throughbore": BrushedEncoder(8192, data_port=False),
+        "greyhill_63r256_dataport": BrushedEncoder(1024, data_port=True),
+        "srx_mag_encoder_dataport": BrushedEncoder(4096, data_port=True),
+        "throughbore_dataport": BrushedEncoder(8192, data_port=True),
+    }
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,6 +162,7 @@ MOTOR_TYPES: Final = MappingProxyType(
         "neo550": MotorType("sparkmax", Motor.NEO550, _REV),
         "sparkmax_vortex": MotorType("sparkmax", Motor.VORTEX, _REV),
         "sparkmax_minion": MotorType("sparkmax", Motor.MINION, _REV),
+        "sparkmax_brushed": MotorType("sparkmax", Motor.CIM, _REV, brushed=True),
         "sparkflex": MotorType("sparkflex", Motor.VORTEX, _REV),
         "sparkflex_vortex": MotorType("sparkflex", Motor.VORTEX, _REV),
         "vortex": MotorType("sparkflex", Motor.VORTEX, _REV),
@@ -227,7 +255,6 @@ NO_PACKAGE: Final = "no RobotPy package"
 _NO_PULSAR: Final = "YAGSL cannot build a Pulsar motor either (WPILib has no model of it)"
 UNSUPPORTED: Final = MappingProxyType(
     {
-        "sparkmax_brushed": "brushed Spark MAX drive is not supported",
         "nova_neo": NO_PACKAGE,
         "nova_neo550": NO_PACKAGE,
         "nova_vortex": NO_PACKAGE,

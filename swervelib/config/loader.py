@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any, Final
 
 from swervelib.config import bounds, combined
+from swervelib.config.brushed import read_brushed_encoder
 from swervelib.config.catalog import (
     ENCODER_TYPES,
     ID_RANGES,
@@ -30,6 +31,7 @@ from swervelib.config.catalog import (
     MOTOR_TYPES,
     UNSUPPORTED,
     Bus,
+    MotorType,
     Vendor,
 )
 from swervelib.config.combined import Reporter, Source
@@ -172,7 +174,12 @@ class _Loader:
         else:  # ignored, but it still goes into labels and vendor calls
             low, high = bounds.IGNORED_ID_RANGE
             device_id = view.integer("id", 0, minimum=low, maximum=high)
-        canbus = self.canbus(view, entry, type_name)
+        brushed_encoder = None
+        if isinstance(entry, MotorType) and entry.brushed:  # `canbus` names its encoder
+            brushed_encoder = read_brushed_encoder(view, key)
+            canbus = None
+        else:
+            canbus = self.canbus(view, entry, type_name)
         view.finish()
         if entry is not None and bus is Bus.ANALOG and kind == "imu" and device_id not in (0, 1):
             view.error("id", "the analog gyro must be on analog input 0 or 1", found=str(device_id))
@@ -184,7 +191,7 @@ class _Loader:
             canbus = None
         if type_name is None or entry is None or not view.ok("id", "canbus"):
             return None
-        return DeviceConfig(type_name, device_id, canbus)
+        return DeviceConfig(type_name, device_id, canbus, brushed_encoder)
 
     @staticmethod
     def canbus(view: ObjectView, entry: Any, type_name: str | None) -> str | None:

@@ -31,11 +31,15 @@ class DeviceConfig:
     """A device descriptor: ``{"type": ..., "id": ..., "canbus": ...}``.
 
     ``canbus`` is ``None`` for the roboRIO's own bus (JSON ``null``, ``""`` or ``"rio"``).
+    ``brushed_encoder``: for a brushed Spark MAX (``sparkmax_brushed``), the encoder it reads, one
+    of :data:`~swervelib.config.catalog.BRUSHED_ENCODERS`, written in ``canbus`` as YAGSL has it
+    (``None``: no encoder of its own, for an angle motor steering on its data-port encoder).
     """
 
     type: str
     id: int
     canbus: str | None = None
+    brushed_encoder: str | None = None
 
     @property
     def bus_name(self) -> str:

@@ -14,7 +14,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Final
 
-from swervelib.config.catalog import ENCODER_TYPES, MOTOR_TYPES
+from swervelib.config.brushed import NAMES
+from swervelib.config.catalog import BRUSHED_ENCODERS, ENCODER_TYPES, MOTOR_TYPES
 from swervelib.config.fields import ObjectView
 from swervelib.config.model import (
     ConversionFactors,
@@ -47,6 +48,9 @@ def read_steering(
         and ENCODER_TYPES[encoder.type].kind == ATTACHED_KIND
         and MOTOR_TYPES[angle.type].controller in SPARKS
     )
+    brushed = angle is not None and MOTOR_TYPES[angle.type].brushed
+    if brushed and not _brushed_angle_ok(root, angle, encoder, attached, explicit):
+        return SteerFeedback.MOTOR_ENCODER, conversion
     if explicit and not attached and encoder is not None and angle is not None:
         root.error(
             KEY,
@@ -59,7 +63,8 @@ def read_steering(
     if conversion is None:
         return SteerFeedback.MOTOR_ENCODER, None
     factor_360 = conversion.angle_deg_per_rotation == YAGSL_FACTOR
-    yagsl_mode = attached and factor_360
+    # A brushed Spark MAX steers on an encoder on its data port whatever the factor (YAGSL).
+    yagsl_mode = attached and (factor_360 or brushed)
     if factor_360 and not attached and encoder is not None and angle is not None:
         root.warn(
             "encoder",
@@ -75,16 +80,21 @@ def read_steering(
                 KEY,
                 "the angle motor's encoder is read at 360° of module rotation per motor "
                 "rotation (a 1:1 steering gear), as this file asks; YAGSL 2025+ would steer on "
-                "the absolute encoder instead",
+                "the absolute encoder instead"
+                if factor_360
+                else "the angle motor steers on its own encoder, as this file asks; YAGSL "
+                "would steer a brushed Spark MAX on the absolute encoder on its data port",
             )
         return SteerFeedback.MOTOR_ENCODER, conversion
     gear = _written_gear_ratio(own, physical)
+    if gear is None and not factor_360:  # a factor in motor degrees gives the gearing
+        gear = 360.0 / conversion.angle_deg_per_rotation
     adjusted = replace(
         conversion,
         angle_deg_per_rotation=360.0 / gear if gear else conversion.angle_deg_per_rotation,
         angle_gear_ratio=gear,
     )
-    if explicit is None:
+    if explicit is None and not brushed:
         root.warn(
             ("encoder"),
             "conversionFactors.angle gives 360° per rotation with an encoder on the Spark's "
@@ -103,3 +113,41 @@ def _written_gear_ratio(
         if factors is not None and factors.angle.gear_ratio not in (0.0, 1.0):
             return factors.angle.gear_ratio
     return None
+
+
+def _brushed_angle_ok(
+    root: ObjectView,
+    angle: DeviceConfig | None,
+    encoder: DeviceConfig | None,
+    attached: bool,
+    explicit: bool | None,
+) -> bool:
+    """A brushed Spark MAX angle motor has an encoder to steer on, and its data port is not asked
+    to hold two encoders (problems go to the file)."""
+    if angle is None or encoder is None:
+        return True
+    own = angle.brushed_encoder
+    if own is None and not (attached and explicit is not False):
+        root.error(
+            "angle",
+            "a brushed Spark MAX angle motor with no encoder of its own (none named in its "
+            "`canbus`) steers on an absolute encoder on its data port, and this module has none"
+            if not attached
+            else f"`{KEY}: false` asks the angle motor to steer on its own encoder, and it has "
+            "none (none named in its `canbus`)",
+            expected=f"`canbus` naming the motor's encoder (one of {NAMES}) or an encoder of "
+            "type `attached`/`canandmag` on its data port",
+            found=f"encoder `{encoder.type}`, no motor encoder",
+        )
+        return False
+    if own is not None and attached and BRUSHED_ENCODERS[own].data_port:
+        root.error(
+            "angle",
+            "the Spark MAX data port holds one encoder: the quadrature encoder named in `canbus` "
+            "and the absolute encoder cannot both be on it",
+            expected="the quadrature encoder on the encoder port (a name without `_dataport`), "
+            "or no motor encoder",
+            found=f"`{own}` with encoder `{encoder.type}`",
+        )
+        return False
+    return True

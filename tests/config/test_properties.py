@@ -13,7 +13,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from swervelib.config import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES, ConfigError, load_directory
-from swervelib.config.catalog import ID_RANGES, Bus
+from swervelib.config.catalog import BRUSHED_ENCODERS, ID_RANGES, Bus
 from tests.conftest import DEPLOY
 
 FAST = settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -34,6 +34,13 @@ def far_enough(where: tuple[float, float], others: set[tuple[float, float]]) -> 
     )
 
 
+ENCODER_PORT = sorted(name for name, e in BRUSHED_ENCODERS.items() if not e.data_port)
+
+
+def _brushed(motor_type: str) -> bool:
+    return MOTOR_TYPES[motor_type].brushed
+
+
 @st.composite
 def module_spec(draw: st.DrawFn, index: int, angle_type: str, used: set[int]) -> dict[str, Any]:
     controller = MOTOR_TYPES[angle_type].controller
@@ -49,9 +56,13 @@ def module_spec(draw: st.DrawFn, index: int, angle_type: str, used: set[int]) ->
     if bus in (Bus.CAN, Bus.DIO, Bus.ANALOG):
         used.add(encoder_id)
     drive_type = draw(st.sampled_from(sorted(MOTOR_TYPES)))
+    # A brushed Spark MAX names its encoder in `canbus` (on the encoder port for an angle motor,
+    # whose data port may hold the absolute encoder).
+    drive_bus = draw(st.sampled_from(sorted(BRUSHED_ENCODERS))) if _brushed(drive_type) else None
+    angle_bus = draw(st.sampled_from(ENCODER_PORT)) if _brushed(angle_type) else None
     spec: dict[str, Any] = {
-        "drive": {"type": drive_type, "id": 2 * index, "canbus": None},
-        "angle": {"type": angle_type, "id": 2 * index + 1, "canbus": None},
+        "drive": {"type": drive_type, "id": 2 * index, "canbus": drive_bus},
+        "angle": {"type": angle_type, "id": 2 * index + 1, "canbus": angle_bus},
         "encoder": {"type": encoder_type, "id": encoder_id, "canbus": None},
         "inverted": {"drive": draw(st.booleans()), "angle": draw(st.booleans())},
         "absoluteEncoderOffset": draw(degrees),
@@ -119,6 +130,8 @@ def test_random_valid_configurations_round_trip(spec: dict[str, Any]) -> None:
     for module in config.modules:
         written = spec["modules"][module.name]
         assert module.drive.type == written["drive"]["type"]
+        assert module.drive.brushed_encoder == written["drive"]["canbus"]
+        assert module.angle.brushed_encoder == written["angle"]["canbus"]
         assert module.encoder.id == written["encoder"]["id"]
         assert module.inverted.drive == written["inverted"]["drive"]
         assert module.inverted.angle == written["inverted"]["angle"]

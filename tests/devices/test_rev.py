@@ -90,13 +90,14 @@ def motor_settings(
     role: Role = Role.ANGLE,
     inverted: bool = False,
     pidf: PIDF | None = None,
+    brushed_encoder: str | None = None,
 ) -> MotorSettings:
     can_id = next_id()
     drive = role is Role.DRIVE
     return MotorSettings(
         label=f"REV test {role.value} motor ({type_name} {can_id})",
         role=role,
-        device=DeviceConfig(type_name, can_id),
+        device=DeviceConfig(type_name, can_id, brushed_encoder=brushed_encoder),
         motor_type=MOTOR_TYPES[type_name],
         inverted=inverted,
         brake=drive,
@@ -149,10 +150,11 @@ def test_motor_type(type_name: str) -> None:
     check_motor_type(type_name, *MOTORS[type_name])
 
 
-def check_motor_type(type_name: str, spark_class: type, factory: str) -> None:
-    """Right controller and DCMotor; (a) direction vs flag; (b) output sign; (c) degrees, deg/s."""
-    plain = make_motor(type_name, inverted=False)
-    flipped = make_motor(type_name, inverted=True)
+def check_motor_type(type_name: str, spark_class: type, factory: str, **kwargs: Any) -> None:
+    """Right controller and DCMotor; (a) direction vs flag; (b) output sign; (c) degrees, deg/s.
+    ``kwargs`` go to :func:`motor_settings`."""
+    plain = make_motor(type_name, inverted=False, **kwargs)
+    flipped = make_motor(type_name, inverted=True, **kwargs)
     expected_model = getattr(DCMotor, factory)(1)
     for motor in (plain, flipped):
         assert type(motor.spark) is spark_class

@@ -9,7 +9,6 @@ Spark CAN ids (40–59) are used by no other test of this process: REVLib allows
 
 from __future__ import annotations
 
-import json
 import math
 import shutil
 from collections.abc import Callable
@@ -30,6 +29,7 @@ from swervelib.drive.module import SwerveModule
 from swervelib.sim import HardwareTruth, SwerveSim
 from tests.conftest import DEPLOY
 from tests.drive.harness import LOOP, Harness, shared_drive, simulated
+from tests.json_files import edit_json
 from tests.sim import alert_texts
 
 # Offsets spread round the circle, one of them 0 (module and encoder then wrap together), and two
@@ -60,10 +60,7 @@ def configure(
     shutil.copytree(DEPLOY / "swerve", target)
 
     def edit(name: str, change: Callable[[dict[str, Any]], None]) -> None:
-        path = target / name
-        data = json.loads(path.read_text())
-        change(data)
-        path.write_text(json.dumps(data, indent=2))
+        edit_json(target / name, change)
 
     def drive(data: dict[str, Any]) -> None:
         data["imu"] = {"type": "navx_spi", "id": 0}

@@ -1,4 +1,12 @@
-"""REV Spark MAX / Spark FLEX driving a brushless motor (NEO, NEO 550, Vortex).
+"""REV Spark MAX / Spark FLEX driving a brushless motor (NEO, NEO 550, Vortex, Minion), or a Spark
+MAX driving a brushed one (``sparkmax_brushed``, a CIM).
+
+A brushed motor reads the quadrature encoder its configuration names (``DeviceConfig.
+brushed_encoder``, YAGSL's ``canbus``): on the encoder port (``getEncoder()``) or on the data port
+(REV's alternate encoder mode, ``getAlternateEncoder()``, which is then the feedback sensor), with
+its counts per revolution, the same conversion as a brushless motor's encoder, and ``inverted``
+with the motor. A brushed angle motor with no encoder steers on the absolute encoder on its data
+port, and :class:`DataPortAngle` stands in for its own encoder.
 
 Configuration uses REVLib's 2025+ API: one ``SparkMaxConfig`` / ``SparkFlexConfig`` applied with
 ``ResetMode.kResetSafeParameters`` (so nothing stale from an earlier program survives) and
@@ -47,6 +55,8 @@ import rev
 import wpilib
 from wpimath.system.plant import DCMotor
 
+from swervelib.angles import wrap_180
+from swervelib.config.catalog import BRUSHED_ENCODERS, BrushedEncoder
 from swervelib.config.model import PIDF, SteerFeedback
 from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
@@ -121,6 +131,60 @@ def configure_absolute_encoder(config: Any, inverted: bool) -> None:
     signals.absoluteEncoderVelocityAlwaysOn(True)
 
 
+def configure_brushed_encoder(config: Any, encoder: BrushedEncoder, settings: MotorSettings) -> Any:
+    """A brushed motor's quadrature encoder in a Spark MAX config, in the same units as a brushless
+    motor's: its counts per revolution, the conversion, and ``inverted`` with the motor (a
+    quadrature encoder does not follow the motor's inversion by itself; YAGSL inverts it for drive
+    motors only, swervelib for both, so an inverted angle motor does not fight its own encoder).
+    Returns the feedback sensor it is (REV's alternate encoder mode on the data port)."""
+    if not encoder.data_port:
+        config.encoder.countsPerRevolution(encoder.counts_per_revolution)
+        config.encoder.inverted(settings.inverted)
+        return rev.FeedbackSensor.kPrimaryEncoder
+    alternate = config.alternateEncoder
+    alternate.setSparkMaxDataPortConfig()
+    alternate.countsPerRevolution(encoder.counts_per_revolution)
+    alternate.inverted(settings.inverted)
+    alternate.positionConversionFactor(settings.units_per_rotation)
+    alternate.velocityConversionFactor(settings.units_per_rotation / 60.0)
+    signals = config.signals
+    signals.externalOrAltEncoderPosition(STATUS_PERIOD_MS)
+    signals.externalOrAltEncoderPositionAlwaysOn(True)
+    signals.externalOrAltEncoderVelocity(STATUS_PERIOD_MS)
+    signals.externalOrAltEncoderVelocityAlwaysOn(True)
+    return rev.FeedbackSensor.kAlternateOrExternalEncoder
+
+
+class DataPortAngle:
+    """The "own encoder" of a brushed angle motor that has none: the absolute encoder on its data
+    port, unwrapped into a continuous position and shifted to what it was last seeded with (so it
+    reads degrees of module rotation, like any angle motor's encoder). It cannot tell that the
+    absolute encoder froze: it is that encoder."""
+
+    def __init__(self, absolute: Any) -> None:
+        self._absolute = absolute
+        self._last: float | None = None
+        self._unwrapped = 0.0
+        self._shift = 0.0
+
+    def getPosition(self) -> float:  # REVLib's encoder API names
+        reading = float(self._absolute.getPosition())
+        if reading - reading != 0.0:  # NaN or infinite: the motor keeps its last position
+            return reading
+        if self._last is not None:
+            self._unwrapped += wrap_180(reading - self._last)
+        self._last = reading
+        return self._unwrapped + self._shift
+
+    def getVelocity(self) -> float:  # REVLib's encoder API names
+        return float(self._absolute.getVelocity())
+
+    def setPosition(self, position: float) -> Any:  # REVLib's encoder API names
+        self.getPosition()  # catch up with the encoder (a bad reading leaves the last good one)
+        self._shift = position - self._unwrapped
+        return _OK
+
+
 def answer_problem(spark: Any, problems: dict[str, str]) -> None:
     """Record (or clear) a Spark that does not answer, from the result of its last call."""
     error = spark.getLastError()
@@ -153,8 +217,24 @@ class SparkMotor(SwerveMotor):
             and settings.steer_feedback is SteerFeedback.ABSOLUTE_ENCODER
         )
         self.dc_motor: DCMotor = getattr(DCMotor, settings.motor_type.motor.value)(1)
-        self.spark: Any = POOL.spark(controller, settings.device.id)
-        self._encoder: Any = self.spark.getEncoder()
+        brushed = settings.motor_type.brushed
+        # A brushed motor reads the encoder named in its configuration (None: it has none).
+        self.brushed_encoder: BrushedEncoder | None = (
+            BRUSHED_ENCODERS.get(settings.device.brushed_encoder or "") if brushed else None
+        )
+        self.spark: Any = POOL.spark(controller, settings.device.id, brushed)
+        self._encoder: Any
+        if self.brushed_encoder is not None and self.brushed_encoder.data_port:
+            self._encoder = self.spark.getAlternateEncoder()
+        elif brushed and self.brushed_encoder is None:
+            if not self.absolute_feedback:  # the loader never allows it; a hand-made config might
+                raise ValueError(
+                    f"{settings.label}: a brushed Spark MAX with no encoder named can only be an "
+                    "angle motor steering on the absolute encoder on its data port"
+                )
+            self._encoder = DataPortAngle(self.spark.getAbsoluteEncoder())
+        else:
+            self._encoder = self.spark.getEncoder()
         self._read_position = self._encoder.getPosition
         self._read_velocity = self._encoder.getVelocity
         self._pid: Any = self.spark.getClosedLoopController()
@@ -224,11 +304,13 @@ class SparkMotor(SwerveMotor):
         config.encoder.positionConversionFactor(s.units_per_rotation)
         config.encoder.velocityConversionFactor(s.units_per_rotation / 60.0)
         loop = config.closedLoop
+        sensor = rev.FeedbackSensor.kPrimaryEncoder
+        if self.brushed_encoder is not None:
+            sensor = configure_brushed_encoder(config, self.brushed_encoder, s)
         if self.absolute_feedback:
             configure_absolute_encoder(config, s.absolute_encoder_inverted)
-            loop.setFeedbackSensor(rev.FeedbackSensor.kAbsoluteEncoder)
-        else:
-            loop.setFeedbackSensor(rev.FeedbackSensor.kPrimaryEncoder)
+            sensor = rev.FeedbackSensor.kAbsoluteEncoder
+        loop.setFeedbackSensor(sensor)
         loop.pid(pidf.p, pidf.i, pidf.d)
         loop.IZone(pidf.iz)
         loop.outputRange(pidf.output_min, pidf.output_max)
@@ -408,6 +490,18 @@ class SparkMotorSim(MotorSim):
         self._last_rotor: float | None = None
         self._relative: Any = None
         self._absolute: Any = None
+        # A brushed motor's quadrature encoder on the data port (REV's alternate encoder mode).
+        self._alternate: Any = None
+        brushed_encoder = motor.brushed_encoder
+        if brushed_encoder is not None and brushed_encoder.data_port:
+            self._alternate = POOL.sim(
+                motor.controller,
+                device_id,
+                "alternate",
+                lambda: rev.SparkMaxAlternateEncoderSim(motor.spark),
+            )
+            position = motor.spark.getAlternateEncoder().getPosition()
+            self._position = position if math.isfinite(position) else 0.0
         self._feedback = 0.0  # the absolute encoder reading the controller last acted on
         if motor.absolute_feedback:
             self._relative = self.vendor_sim.getRelativeEncoderSim()
@@ -435,7 +529,15 @@ class SparkMotorSim(MotorSim):
         self._last_rotor = rotations
         velocity = self._sign * rotations_per_second * self._units_per_rotation
         vbus = wpilib.RobotController.getBatteryVoltage()
-        if self._absolute is None:
+        if self._alternate is not None:
+            # The alternate encoder as feedback sensor: setPosition() and iterate() act on it, but
+            # iterate() integrates it in its own units; give the loop the position, then write
+            # the encoder's exact reading and rate.
+            self.vendor_sim.setPosition(self._position)
+            self.vendor_sim.iterate(velocity, vbus, dt)
+            self._alternate.setPosition(self._position)
+            self._alternate.setVelocity(velocity)
+        elif self._absolute is None:
             # iterate() adds velocity*dt to the position it was given: pre-subtract it.
             self.vendor_sim.setPosition(self._position - velocity * dt)
             self.vendor_sim.iterate(velocity, vbus, dt)
@@ -469,7 +571,9 @@ class SparkMotorSim(MotorSim):
     def seed(self, position: float) -> None:
         """The relative encoder was set to ``position`` (user frame)."""
         self._position = position
-        if self._relative is None:
+        if self._alternate is not None:
+            self._alternate.setPosition(position)
+        elif self._relative is None:
             self.vendor_sim.setPosition(position)
         else:
             self._relative.setPosition(position)

@@ -16,18 +16,21 @@ import rev
 
 
 class SparkPool:
-    """Spark objects by (controller, CAN id), and their simulator objects by kind."""
+    """Spark objects by (controller, CAN id, brushed), and their simulator objects by kind."""
 
     def __init__(self) -> None:
-        self._sparks: dict[tuple[str, int], Any] = {}
+        self._sparks: dict[tuple[str, int, bool], Any] = {}
         self._sims: dict[tuple[str, int, str], Any] = {}
 
-    def spark(self, controller: str, device_id: int) -> Any:
-        key = (controller, device_id)
+    def spark(self, controller: str, device_id: int, brushed: bool = False) -> Any:
+        key = (controller, device_id, brushed)
         spark = self._sparks.get(key)
         if spark is None:
             spark_class: Any = rev.SparkMax if controller == "sparkmax" else rev.SparkFlex
-            spark = spark_class(device_id, rev.SparkLowLevel.MotorType.kBrushless)
+            motor_type = rev.SparkLowLevel.MotorType
+            spark = spark_class(
+                device_id, motor_type.kBrushed if brushed else motor_type.kBrushless
+            )
             self._sparks[key] = spark
         return spark
 
