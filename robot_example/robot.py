@@ -2,7 +2,7 @@
 
 Controls (driver Xbox controller on port 0):
   left stick      translate, field-relative (hold the left bumper for robot-relative)
-  right stick     point it where the robot should face (heading mode, spec §4)
+  right stick     point it where the robot should face (heading mode)
   right bumper    hold for rotation-rate mode: right stick X turns the robot
   A               the robot now faces the field's forward direction (zero heading)
   X               hold to lock the wheels in an X
@@ -12,15 +12,13 @@ Autonomous drives a 1 m square on odometry, facing forward, and stops where it s
 
 from __future__ import annotations
 
-import atexit
-import time
-
 import wpilib
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive
 from swervelib.input import HeadingDriveInput, apply_deadband
+from swervelib.interrupt import end_on_ctrl_c
 
 STICK_DEADBAND = 0.1
 SQUARE = [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # corners, metres from the start
@@ -28,22 +26,12 @@ SQUARE_SPEED = 1.0  # m/s
 ARRIVED = 0.03  # metres
 
 
-def _let_the_loop_watchdog_expire() -> None:
-    """Ctrl-C stops `robotpy sim` inside a robot loop, before WPILib disarms that loop's watchdog,
-    which then fires from its own thread 20 ms later and asks Python for a stack trace. If Python
-    is already shutting down by then the process aborts (exit code 134). Waiting here, while
-    Python still runs, lets the watchdog report harmlessly first."""
-    time.sleep(0.05)
-
-
-atexit.register(_let_the_loop_watchdog_expire)
-
-
 class Robot(wpilib.TimedRobot):
     def robotInit(self) -> None:
+        end_on_ctrl_c(self)  # Ctrl-C in `robotpy sim` ends the program without noise
         self.swerve = SwerveDrive.from_directory()  # deploy/swerve
         self.driver = driver = wpilib.XboxController(0)
-        # The spec §4 test drive routine: raw stick axes in, as the controller reports them.
+        # The heading-mode test drive routine: raw stick axes in, as the controller reports them.
         self.sticks = HeadingDriveInput.for_drive(
             self.swerve, driver.getLeftX, driver.getLeftY, driver.getRightX, driver.getRightY
         )
@@ -109,3 +97,6 @@ class Robot(wpilib.TimedRobot):
 
     def disabledInit(self) -> None:
         self.swerve.stop()
+
+    def disabledPeriodic(self) -> None:
+        pass  # robotPeriodic does the work; overriding it keeps Python running every loop

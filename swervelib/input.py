@@ -1,4 +1,4 @@
-"""Joystick input for the spec §4 test drive routine: the left stick translates, the right stick
+"""Joystick input for the test drive routine (heading mode): the left stick translates, the right stick
 points the robot.
 
 Typical robot code::
@@ -152,7 +152,7 @@ class HeadingDrive(Protocol):
 
 @dataclass
 class HeadingDriveInput:
-    """The spec §4 test drive routine: four joystick axes to translation and a target heading.
+    """The test drive routine (heading mode): four joystick axes to translation and a target heading.
 
     ``translation_x``/``translation_y`` are the left stick's raw X and Y axes, ``heading_x``/
     ``heading_y`` the right stick's. The deadbands are per translation axis (named after the

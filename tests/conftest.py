@@ -9,21 +9,49 @@ from __future__ import annotations
 
 import os
 import pathlib
+import shutil
 import tempfile
 from collections.abc import Iterator
+from typing import Any
 
 import pytest
 
 from tests.config.corpus import ACCEPTED, CORPUS_GROUP_PREFIX
 
+_WORKDIR = pytest.StashKey[str]()
 REPO = pathlib.Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy"
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Work in a fresh temporary directory (after pytest has resolved its own paths)."""
-    os.chdir(tempfile.mkdtemp(prefix="swervelib-tests-"))
+    """Work in a fresh temporary directory (after pytest has resolved its own paths): phoenix6's
+    simulator keeps device configuration in ``./ctre_sim/``, which must not land in the checkout."""
+    workdir = tempfile.mkdtemp(prefix="swervelib-tests-")
+    config.stash[_WORKDIR] = workdir
+    os.chdir(workdir)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the temporary working directory. The process stays in it (now gone): a vendor
+    library writing ``./ctre_sim/`` at exit then fails instead of writing into the checkout."""
+    workdir = config.stash.get(_WORKDIR, None)
+    if workdir is not None:
+        shutil.rmtree(workdir, ignore_errors=True)
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Each isolated group's own result, one line per group (see tests/test_isolated.py)."""
+    if _GROUP:  # inside a group: its own summary is the result
+        return
+    from tests.test_isolated import RESULTS
+
+    if not RESULTS:
+        return
+    terminalreporter.section("isolated groups")
+    width = max(len(group) for group in RESULTS)
+    for group, (summary, seconds) in sorted(RESULTS.items()):
+        terminalreporter.write_line(f"{group:<{width}}  {summary}  ({seconds:.1f} s)")
 
 
 # Vendor simulators keep per-process state that one test file cannot share with another: REVLib

@@ -6,6 +6,8 @@ import os
 import re
 import subprocess
 import sys
+import time
+from pathlib import Path
 
 import pytest
 
@@ -15,25 +17,57 @@ if os.environ.get("SWERVELIB_TEST_GROUP"):
     pytest.skip("already inside an isolated group", allow_module_level=True)
 
 
+# Each group's own result, for the terminal summary (tests/conftest.py): "N passed in T s".
+RESULTS: dict[str, tuple[str, float]] = {}
+FAILURE_REPORT_CHARS = 6000  # the child's failures section, which names each failure first
+
+
 @pytest.mark.parametrize("group", sorted(ISOLATED_GROUPS))
-def test_group(group: str) -> None:
+def test_group(group: str, tmp_path: Path) -> None:
+    """The group's tests pass in a process of their own, and leave nothing in the temp folder
+    (the child's TMPDIR is this test's own folder, so anything left there is the group's)."""
     paths = [str(REPO / "tests" / p) for p in ISOLATED_GROUPS[group]]
-    env = dict(os.environ, SWERVELIB_TEST_GROUP=group)
+    scratch = tmp_path / "tmp"
+    scratch.mkdir()
+    env = dict(os.environ, SWERVELIB_TEST_GROUP=group, TMPDIR=str(scratch))
+    start = time.monotonic()
     result = subprocess.run(
-        [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", *paths],
+        [
+            *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short"),
+            f"--basetemp={tmp_path / 'basetemp'}",
+            *paths,
+        ],
         capture_output=True,
         text=True,
         cwd=REPO,
         env=env,
-        timeout=600,
+        timeout=900,
         check=False,
     )
     summary = [
-        line for line in result.stdout.splitlines() if re.search(r"\d+ (passed|failed)", line)
+        line.strip("= ")
+        for line in result.stdout.splitlines()
+        if re.search(r"\d+ (passed|failed|error)", line)
     ]
-    print(f"[{group}] {summary[-1] if summary else 'no summary'}")
-    assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
-    assert summary and " failed" not in summary[-1] and "passed" in summary[-1]
+    last = summary[-1] if summary else f"no summary (exit code {result.returncode})"
+    RESULTS[group] = (last, time.monotonic() - start)
+    if result.returncode != 0 or " failed" in last or "error" in last:
+        pytest.fail(f"[{group}] {last}\n{_failures(result.stdout, result.stderr)}", pytrace=False)
+    assert "passed" in last, last
+    left = sorted(p.name for p in scratch.iterdir())
+    assert left == [], f"[{group}] left in the temp folder: {left}"
+
+
+def _failures(stdout: str, stderr: str) -> str:
+    """The child's failure report, short: the summary of what failed, then the tracebacks."""
+    short = (
+        stdout[stdout.find("short test summary info") :] if "short test summary" in stdout else ""
+    )
+    details = stdout[stdout.find("= FAILURES =") :] if "= FAILURES =" in stdout else stdout
+    text = short + "\n" + details[: FAILURE_REPORT_CHARS - len(short)]
+    if stderr.strip():
+        text += "\n--- stderr (end) ---\n" + stderr[-1500:]
+    return text
 
 
 def test_example_robot_passes_robotpy_test(tmp_path: object) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from typing import Any
 
 import wpilib
@@ -11,12 +10,13 @@ from wpilib.simulation import DriverStationSim, stepTiming
 LOOP = 0.02
 
 
-def run(seconds: float) -> None:
-    """Step robot loops one at a time, giving CTRE's wall-clock status signals time to update."""
+def run(robot: Any, seconds: float) -> None:
+    """Step robot loops one at a time; after each, wait until CTRE's status signals (sent on the
+    wall clock) carry the state just simulated, however loaded the machine is."""
     for _ in range(round(seconds / LOOP)):
         DriverStationSim.notifyNewData()
         stepTiming(LOOP)
-        time.sleep(0.004)
+        assert robot.physics.sim.wait_for_readings(), "a simulated CTRE device stopped answering"
 
 
 def test_autonomous_square_returns_to_the_start(control: Any, robot: Any) -> None:
@@ -24,7 +24,7 @@ def test_autonomous_square_returns_to_the_start(control: Any, robot: Any) -> Non
         DriverStationSim.setDsAttached(True)
         DriverStationSim.setAutonomous(True)
         DriverStationSim.setEnabled(True)
-        run(12.0)
+        run(robot, 12.0)
         assert wpilib.DriverStation.isAutonomousEnabled()
         true_pose = robot.physics.sim.true_pose
         pose = robot.swerve.get_pose()
@@ -33,4 +33,4 @@ def test_autonomous_square_returns_to_the_start(control: Any, robot: Any) -> Non
         assert abs(true_pose.rotation().degrees()) < 3.0, true_pose
         assert pose.translation().distance(true_pose.translation()) < 0.05, (pose, true_pose)
         DriverStationSim.setEnabled(False)
-        run(0.2)
+        run(robot, 0.2)

@@ -6,7 +6,7 @@ once things agree again:
 
 * **IMU against the wheels.** While the wheels say the robot is turning (|ω| above a threshold), the
   IMU must turn the same way. If they keep disagreeing, ``invertedIMU`` or every module's
-  ``inverted.drive`` is wrong (spec §3.1/§3.2).
+  ``inverted.drive`` is wrong (see the calibration docs).
 * **A module running away from its setpoint.** A healthy module may lag a fast-moving setpoint, but
   it always turns *towards* it. One that keeps turning *away* from a setpoint it is far from is being
   driven the wrong way. Three settings can do that: ``inverted.angle``, ``absoluteEncoderInverted``
@@ -17,7 +17,7 @@ once things agree again:
 
 * **A module that cannot reach its angle while driving.** It turns the right way but stays far
   from its setpoint for long stretches, held back by the tire scrubbing on the floor: the angle
-  PID (or its current limit) is too weak for the load (spec §1.8 — grinding on the ground but not
+  PID (or its current limit) is too weak for the load (grinding on the ground but not
   on blocks: tune PID, do not invert). Reported as a warning.
 
 All report through WPILib Alerts, in the spec's words. An optional protective stop (off by default:
@@ -160,7 +160,7 @@ class DriveDiagnostics:
                 self._stall_timers[index].update_window(stuck, observed - stuck),
                 self._stall_alerts[index],
                 f"{module.name} turns the right way but cannot reach its angle under load: "
-                "tune the angle PID rather than invert (spec §1.8: grinding on the ground but "
+                "tune the angle PID rather than invert (grinding on the ground but "
                 "not on blocks)",
             )
 

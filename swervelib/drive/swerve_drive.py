@@ -243,6 +243,12 @@ class SwerveDrive:
         return vendors
 
     # -- simulation ----------------------------------------------------------------------------------
+    @property
+    def devices(self) -> tuple[Device, ...]:
+        """Every device the drive reads: the IMU, then each module's drive motor, angle motor and
+        absolute encoder."""
+        return tuple(self._devices)
+
     def attach_simulation(self, sim: Any) -> None:
         """Called by :class:`swervelib.sim.SwerveSim`: that model now owns the physics."""
         self._sim = sim

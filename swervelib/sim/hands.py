@@ -1,6 +1,6 @@
 """A simulated person's hands over NetworkTables, for calibrating a `robotpy sim` robot.
 
-The calibration procedures (spec §3.1) need someone to turn modules, roll wheels and rotate the
+The calibration procedures need someone to turn modules, roll wheels and rotate the
 robot by hand. In ``robotpy sim`` the robot runs in its own process, so the actions travel over
 NetworkTables: the robot's physics runs a :class:`SimHands` bridge (the example's ``physics.py``
 does), and a person-simulating program uses :class:`HandsClient`::

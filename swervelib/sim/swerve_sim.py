@@ -117,6 +117,7 @@ class SwerveSim:
         or a floor with negligible scrub."""
         self.drive = drive
         self.truth = truth or HardwareTruth.matching(drive.config)
+        self._signal_groups: list[list[Any]] | None = None  # see wait_for_readings
         config = drive.config
         physical = config.physical_or_default
         count = len(self.truth.corners)
@@ -214,6 +215,28 @@ class SwerveSim:
         return {c.truth.name: c.wheel_speed() for c in self._corners}
 
     # -- physics ---------------------------------------------------------------------------------------
+    def wait_for_readings(self, timeout_s: float = 10.0) -> bool:
+        """Block until every device whose readings follow the wall clock has sent readings taken
+        after this call (phoenix6 devices send a frame about every 10 ms of real time), so the next
+        ``periodic()`` sees the state just simulated.
+
+        For tests that step time faster than real time (pyfrc's ``stepTiming``): call it after each
+        step. ``robotpy sim`` runs in real time and needs nothing. True at once for a drive without
+        such devices; False when one did not update within ``timeout_s`` (it stopped answering).
+        """
+        if self._signal_groups is None:
+            signals = [s for device in self.drive.devices for s in device.status_signals()]
+            self._signal_groups = []
+            if signals:  # phoenix6 is imported only for a drive that has phoenix6 devices
+                from swervelib.devices.ctre6.batch import group_by_bus
+
+                self._signal_groups = group_by_bus(signals)
+        if not self._signal_groups:
+            return True
+        from swervelib.devices.ctre6.batch import wait_for_frames
+
+        return wait_for_frames(self._signal_groups, timeout_s)
+
     def step(self, dt: float) -> None:
         """Advance the physical robot by ``dt`` seconds and update every sensor.
 
@@ -256,7 +279,7 @@ class SwerveSim:
         imu_sign = -1.0 if self.truth.imu_reversed else 1.0
         self.drive.imu.sim.set_raw_yaw(imu_sign * self._yaw_deg, imu_sign * self._yaw_rate_dps)
 
-    # -- things a person does by hand (spec §3.1) -------------------------------------------------------
+    # -- things a person does by hand during calibration -------------------------------------------
     def _corner(self, name: str) -> _Corner:
         if not isinstance(name, str):
             raise TypeError(

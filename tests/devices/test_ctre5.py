@@ -33,6 +33,7 @@ from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
 from swervelib.devices.interfaces import Device
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
+from tests.waits import PATIENCE_S
 
 T = TypeVar("T")
 
@@ -49,10 +50,11 @@ _pigeon_ids = itertools.count(1)  # Pigeon IMU CAN ids (a different device type:
 def wait_for(
     read: Callable[[], T],
     done: Callable[[T], bool],
-    timeout: float = 2.0,
+    timeout: float = PATIENCE_S,
     each: Callable[[], None] | None = None,
 ) -> T:
-    """Poll ``read`` (calling ``each`` first every time) until ``done`` or the deadline."""
+    """Poll ``read`` (calling ``each`` first every time) until ``done`` (or, for a wait that will
+    never succeed, :data:`~tests.waits.PATIENCE_S`: not a time budget); the last reading."""
     deadline = time.monotonic() + timeout
     while True:
         if each is not None:
@@ -74,7 +76,11 @@ def near(
 def observe(
     device: Device, seconds: float = 0.25, each: Callable[[], None] | None = None
 ) -> str | None:
-    """Refresh ``device`` for ``seconds`` (longer than the fault debounce); return its fault."""
+    """Refresh ``device`` for ``seconds`` (longer than the fault debounce); return its fault.
+
+    Its first status frames are awaited before the window opens: on a loaded machine they can be
+    late, and a device not heard from yet is not what the window watches for."""
+    healthy(device)
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if each is not None:
@@ -84,11 +90,11 @@ def observe(
     return device.fault()
 
 
-def healthy(device: Device, timeout: float = 3.0) -> str | None:
-    """The device's fault once it reports none (or after ``timeout``). The phoenix5 simulator's
-    frames follow the wall clock: on a loaded machine a just-built device's first status frames
-    can be late, so a start-up read may time out before the device is seen to be healthy."""
-    return wait_for(device.fault, lambda f: f is None, timeout=timeout, each=device.refresh)
+def healthy(device: Device) -> str | None:
+    """The device's fault once it reports none. The phoenix5 simulator's frames follow the wall
+    clock: on a loaded machine a just-built device's first status frames can be late, so a
+    start-up read may time out before the device is seen to be healthy."""
+    return wait_for(device.fault, lambda f: f is None, each=device.refresh)
 
 
 def motor(
@@ -214,8 +220,10 @@ def test_talonsrx_outputs_stop_without_driver_station_enable() -> None:
     # An earlier test's 100 ms enable feed may still be running, and the simulated devices see
     # the end of it about 100 ms later: let both run out first.
     assert wait_for(phoenix5.Unmanaged.getEnableState, lambda on: not on) is False
-    time.sleep(0.15)
+    time.sleep(0.15)  # the device-side enable times out 100 ms (wall clock) after the last feed
     m = motor(Role.DRIVE, inverted=False)
+    m.set_voltage(6.0)
+    assert healthy(m) is None  # its frames are arriving: a 6 V output would show
     deadline = time.monotonic() + 0.2
     while time.monotonic() < deadline:
         m.set_voltage(6.0)
@@ -478,13 +486,13 @@ def test_pigeon_not_answering_is_a_fault_and_clears(kind: str) -> None:
     )
     for frame in frames:
         gyro.pigeon.setStatusFramePeriod(frame, 255, 50)
-    fault = wait_for(gyro.fault, lambda f: f is not None, timeout=3.0, each=gyro.refresh)
+    fault = wait_for(gyro.fault, lambda f: f is not None, each=gyro.refresh)
     assert fault is not None and ("not answering" in fault or "not ready" in fault)
     assert gyro.alert.active == fault
     assert gyro.get_raw_yaw_degrees() == pytest.approx(45.0, abs=0.05)  # never a timeout's 0
     for frame, period in zip(frames, (10, 20), strict=True):
         gyro.pigeon.setStatusFramePeriod(frame, period, 50)
-    assert wait_for(gyro.fault, lambda f: f is None, timeout=3.0, each=gyro.refresh) is None
+    assert wait_for(gyro.fault, lambda f: f is None, each=gyro.refresh) is None
     assert gyro.alert.active is None
 
 

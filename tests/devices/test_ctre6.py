@@ -1,7 +1,8 @@
 """phoenix6 adapters (TalonFX / TalonFXS / CANcoder / Pigeon2) through CTRE's own simulator.
 
 phoenix6 status signals update on the wall clock (about every 10 ms), so every check waits for
-fresh data with :func:`eventually` (refresh, test, sleep 5 ms; up to a timeout) instead of racing.
+fresh data with :func:`eventually` (refresh, test, sleep 5 ms, until it holds) instead of racing;
+nothing waits on a wall-clock budget (see tests/waits.py).
 The sim clock runs in real time under plain pytest, so the phoenix6 AutoFeedEnable notifier keeps
 the outputs enabled while the DS is enabled.
 
@@ -16,7 +17,6 @@ from __future__ import annotations
 
 import itertools
 import math
-import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
@@ -40,6 +40,8 @@ from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
 from swervelib.devices.faults import ALERT_GROUP, with_retries
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
+from tests.waits import fresh_frames, until
+from tests.waits import read_config as read_device_config
 
 FX_TYPES = (
     "talonfx",
@@ -137,31 +139,29 @@ def imu_settings(inverted: bool, canbus: str | None = None, *, dead: bool = Fals
 def eventually(
     check: Callable[[], bool],
     devices: Sequence[Any],
-    timeout: float = 1.5,
     tick: Callable[[], None] | None = None,
 ) -> bool:
-    """Refresh the devices' signals until ``check()`` holds (True) or ``timeout`` s pass (False).
+    """Refresh the devices' signals until ``check()`` holds (True), or give up after
+    :data:`~tests.waits.PATIENCE_S` (False): a wait on the devices, not a time budget.
 
     ``tick`` runs before every refresh, like a physics step: a simulated Talon only recomputes its
     closed loop when its rotor state is written.
     """
     sigs = [signal for device in devices for signal in device.status_signals()]
-    deadline = time.monotonic() + timeout
-    while True:
+
+    def step() -> None:
         if tick is not None:
             tick()
         refresh_signals(sigs)
-        if check():
-            return True
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.005)
+
+    return until(check, each=step)
 
 
 def settle(devices: Sequence[Any]) -> None:
-    """Wait long enough for two fresh status frames (~10 ms each), then refresh."""
-    time.sleep(0.03)
-    refresh_signals([signal for device in devices for signal in device.status_signals()])
+    """Wait for fresh status frames from every device (sent after this call), then refresh."""
+    sigs = [signal for device in devices for signal in device.status_signals()]
+    fresh_frames(sigs)
+    refresh_signals(sigs)
 
 
 def close(a: float, b: float, tol: float) -> bool:
@@ -276,7 +276,7 @@ def test_motor_model_and_registry(module: Module) -> None:
             Motor.MINION: signals.ConnectedMotorValue.MINION_JST,
         }[entry.motor]
         connected = motor.device.get_connected_motor()
-        assert connected.wait_for_update(0.5).value is expected  # reported by the device
+        assert until(lambda: connected.wait_for_update(1.0).value is expected)  # by the device
     else:
         expected_sim = (
             TalonFXSimState.MotorType.KRAKEN_X44
@@ -470,7 +470,7 @@ def test_closed_loop_velocity_adds_feedforward_volts(module: Module, enabled: No
 def read_config(motor: Any) -> Any:
     fxs = isinstance(motor, TalonFXSMotor)
     read = new_config("TalonFXSConfiguration" if fxs else "TalonFXConfiguration")
-    assert motor.device.configurator.refresh(read, 1.0).is_ok()
+    assert read_device_config(motor.device.configurator, read).is_ok()
     return read
 
 
@@ -602,7 +602,7 @@ def test_cancoder_fresh_config_replaces_stale() -> None:
     apply_stale(stale_device, stale)
     enc = CANcoderEncoder(settings, None)
     read = new_config("CANcoderConfiguration")
-    assert enc.device.configurator.refresh(read, 1.0).is_ok()
+    assert read_device_config(enc.device.configurator, read).is_ok()
     assert read.magnet_sensor.magnet_offset == 0.0
     assert read.magnet_sensor.sensor_direction == (
         signals.SensorDirectionValue.COUNTER_CLOCKWISE_POSITIVE
@@ -708,7 +708,6 @@ def test_talonfxs_analog_velocity_follows_the_reading() -> None:
     assert eventually(
         lambda: correct.get_velocity_dps() > 60.0 and wrong.get_velocity_dps() < -60.0,
         both,
-        timeout=3.0,
         tick=moving,
     ), (correct.get_velocity_dps(), wrong.get_velocity_dps())
 
@@ -788,7 +787,7 @@ def test_pigeon2_fresh_config_replaces_stale() -> None:
     apply_stale(stale_device, stale)
     imu = Pigeon2Imu(settings)
     read = new_config("Pigeon2Configuration")
-    assert imu.device.configurator.refresh(read, 1.0).is_ok()
+    assert read_device_config(imu.device.configurator, read).is_ok()
     assert read.mount_pose.mount_pose_yaw == 0.0
     imu.sim.set_raw_yaw(20.0, 0.0)
     assert eventually(lambda: close(imu.get_raw_yaw_degrees(), 20.0, 0.05), [imu])
@@ -847,9 +846,7 @@ def test_canivore_bus_and_batched_refresh_across_buses() -> None:
             and close(imu.get_raw_yaw_degrees(), 15.0, 0.05)
         )
 
-    deadline = time.monotonic() + 1.5
-    while not (refresh_all(sigs) and updated()) and time.monotonic() < deadline:
-        time.sleep(0.005)
+    until(lambda: refresh_all(sigs) and updated())
     assert updated(), [d.get_position() for d in (fx, fxs, rio)]
     assert all(d.fault() is None for d in devices)
     # phoenix6's own refresh_all refuses the mix (and marks every signal bad) ...
@@ -882,7 +879,7 @@ def test_batch_fast_path_reads_what_phoenix6_reads() -> None:
     rio.sim.set_rotor(-2.0, 0.0, 0.02)
     enc.sim.set_raw(0.3, 0.0)
     imu.sim.set_raw_yaw(-40.0, 0.0)
-    time.sleep(0.05)  # fresh frames for every signal (CTRE sim frames follow the wall clock)
+    fresh_frames(sigs)  # CTRE sim frames follow the wall clock
 
     assert public.refresh()
     values, statuses = [s.value_as_double for s in sigs], [s.status for s in sigs]
@@ -897,10 +894,7 @@ def test_batch_fast_path_reads_what_phoenix6_reads() -> None:
     assert close(imu.get_raw_yaw_degrees(), -40.0, 0.05)
 
     enc.sim.set_connected(False)  # frames stop; the signals go stale within ~0.3 s
-    deadline = time.monotonic() + 1.5
-    while fast.refresh() and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert not fast.refresh()
+    assert until(lambda: not fast.refresh())
     assert [s.status for s in enc.status_signals()] != [StatusCode.OK] * 2
     assert all(s.status is StatusCode.OK for d in (fx, rio, imu) for s in d.status_signals())
     enc.get_absolute_degrees()

@@ -17,13 +17,11 @@ from swervelib import SwerveDrive
 from swervelib.config import load_directory
 from swervelib.sim import HardwareTruth, SwerveSim
 from tests.conftest import DEPLOY
+from tests.waits import PATIENCE_S
 
 # All-REV + navX: every reading follows simulated time step for step (deterministic).
 REV_NAVX = DEPLOY / "vortex_throughbore_navx"
 LOOP = 0.02
-# How long one wait for fresh phoenix6 frames may take before the test fails: the simulated
-# devices send every 10 ms, so this is only reached when one stops answering.
-SIGNAL_WAIT_S = 1.0
 
 
 def polygon_config(
@@ -68,23 +66,9 @@ class Harness:
     def __init__(self, drive: SwerveDrive, sim: SwerveSim) -> None:
         self.drive = drive
         self.sim = sim
-        signals = [s for d in drive._devices for s in d.status_signals()]
-        self._signal_groups: list[list[Any]] = []
-        if signals:  # phoenix6 is imported only for a drive that has phoenix6 devices
-            from swervelib.devices.ctre6.batch import group_by_bus
-
-            # wait_for_all refuses signals of two CAN buses (a CANivore beside the rio).
-            self._signal_groups = group_by_bus(signals)
 
     def _settle(self) -> None:
-        if not self._signal_groups:
-            return
-        from phoenix6 import BaseStatusSignal
-
-        for group in self._signal_groups:
-            for _ in range(2):  # a frame already being sent as the state changed has old data
-                status = BaseStatusSignal.wait_for_all(SIGNAL_WAIT_S, group)
-                assert status.is_ok(), f"phoenix6 signals did not update: {status.name}"
+        assert self.sim.wait_for_readings(PATIENCE_S), "phoenix6 signals did not update"
 
     def run(self, seconds: float, command: Callable[[SwerveDrive], None] | None = None) -> None:
         """Robot loops for ``seconds``: periodic(), then the command, then physics, then time."""

@@ -50,6 +50,16 @@ def group_by_bus(signals: Iterable[Any]) -> list[list[Any]]:
     return list(groups.values())
 
 
+def wait_for_frames(groups: Sequence[list[Any]], timeout_s: float) -> bool:
+    """Wait until every signal of each group (one CAN bus each) has received two new frames, the
+    second sent after this call; False when a group did not within ``timeout_s``."""
+    for group in groups:
+        for _ in range(2):  # a frame already on its way when this is called has older data
+            if not BaseStatusSignal.wait_for_all(timeout_s, group).is_ok():
+                return False
+    return True
+
+
 def refresh_all(signals: Sequence[Any]) -> bool:
     """Refresh ``signals`` with phoenix6's ``BaseStatusSignal.refresh_all``, one call per CAN bus;
     True when every signal is OK (also for an empty sequence)."""
