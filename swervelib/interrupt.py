@@ -45,7 +45,7 @@ def _expect_the_end(frame: FrameType | None) -> None:
     stack) that ``startCompetition()`` is about to return on purpose, so it reports "Robot code
     exited" and exit code 0 rather than an unexpected return."""
     while frame is not None:
-        starter = frame.f_locals.get("self")
+        starter: Any = frame.f_locals.get("self")
         if type(starter).__name__ == "RobotStarter" and hasattr(starter, "suppressExitWarning"):
             starter.suppressExitWarning = True
             return

@@ -57,6 +57,7 @@ from swervelib.drive.vision import VisionGate
 from swervelib.text import shown_number
 
 LOOP_PERIOD_S = 0.02
+SIM_START_WAIT_S = 5.0  # at most, for simulated phoenix6 devices to report a new simulator
 DIAGNOSTICS_EVERY = 5  # loops between diagnostic checks (each judged over a tenth of a second)
 HEALTH_CHECK_EVERY = 4  # loops between device fault checks: 13 devices, each about once a second
 # Commanded speeds beyond this many times what the robot can do are scaled down (keeping their
@@ -256,8 +257,12 @@ class SwerveDrive:
 
     def resync_after_simulation_start(self) -> None:
         """Re-read every sensor after a simulator has placed the mechanism, and re-seed."""
-        if self.vendors & {Vendor.CTRE_PHOENIX6, Vendor.CTRE_PHOENIX5}:
-            time.sleep(0.05)  # CTRE sim signals refresh on the wall clock (~10 ms)
+        # CTRE sim readings follow the wall clock (a frame about every 10 ms): wait for phoenix6
+        # frames sent after the simulator placed the mechanism; phoenix5 has no such wait.
+        if self._sim is not None:
+            self._sim.wait_for_readings(SIM_START_WAIT_S)
+        if Vendor.CTRE_PHOENIX5 in self.vendors:
+            time.sleep(0.05)
         self._refresh()
         for module in self.modules:
             module.update()
