@@ -8,18 +8,20 @@ writes nothing.
 
 Everything it prints that may hold text from the robot (module names, values, the reasons built
 from them) goes through :func:`swervelib.text.printable` line by line, with a length limit, so a
-broken or hostile robot can neither flood the terminal nor send it escape sequences.
+broken or hostile robot can neither flood the terminal nor send it escape sequences. Prose is
+wrapped to the terminal's width without splitting words (:mod:`swervelib.cli.terminal`), and the
+live-readings line is cut to fit in one terminal line.
 """
 
 from __future__ import annotations
 
 import argparse
 import sys
-import textwrap
 import threading
 from collections.abc import Callable
 from typing import Any, TextIO
 
+from swervelib.cli.terminal import cut, fill, width
 from swervelib.config import ConfigError
 from swervelib.text import printable
 from swervelib.tools.calibrate import CalibrationError, CalibrationSession, Step, StepKind
@@ -33,6 +35,11 @@ from swervelib.tools.telemetry_client import (
 InputFn = Callable[[str], str]
 LINE_LIMIT = 1000  # characters of one printed line (escaped, then cut)
 LIVE_LIMIT = 300  # characters of the live-readings line
+RESTART = (
+    "Restart the robot code now (redeploy it, or restart `robotpy sim`): it reads the "
+    "configuration only when it starts, so until then it runs with the old values. Restarting "
+    "also puts the drive motors back in brake mode if you put them in coast."
+)
 
 
 def register(commands: Any) -> None:
@@ -43,7 +50,9 @@ def register(commands: Any) -> None:
         "module and wheel by hand, rotate the robot), decide inverted.angle, "
         "absoluteEncoderInverted, inverted.drive and invertedIMU from the robot's raw telemetry, "
         "capture every absoluteEncoderOffset with the wheels facing forward, and write the "
-        "changes after confirmation.",
+        "changes after confirmation; then restart the robot code, which reads the configuration "
+        "when it starts. The session only reads the robot's telemetry: the drive motors stay in "
+        "brake mode while you roll the wheels by hand.",
     )
     parser.add_argument("directory", help="the swerve directory the robot is running")
     parser.add_argument(
@@ -78,10 +87,16 @@ class _Live:
 
     def _loop(self) -> None:
         while not self._stop.wait(self._period):
-            line = "  " + printable(self._session.live(), LIVE_LIMIT)
-            self._width = max(self._width, len(line))
-            self._out.write("\r" + line.ljust(self._width))
-            self._out.flush()
+            self.show()
+
+    def show(self) -> None:
+        """Write one live line over the previous one: cut to leave the terminal's last column
+        free (a full line would wrap, and the next ``\r`` could no longer overwrite it)."""
+        columns = width() - 1
+        line = cut("  " + printable(self._session.live(), LIVE_LIMIT), columns)
+        self._width = min(max(self._width, len(line)), columns)
+        self._out.write("\r" + line.ljust(self._width))
+        self._out.flush()
 
     def __enter__(self) -> _Live:
         self._thread.start()
@@ -107,14 +122,14 @@ def _safe(text: str) -> str:
     return "\n".join(printable(line, LINE_LIMIT) for line in text.split("\n"))
 
 
+def _say(text: str, stream: TextIO) -> None:
+    """Print ``text`` escaped, cut and wrapped to the terminal's width (words kept whole)."""
+    print(fill(_safe(text), width()), file=stream)
+
+
 def _indent(text: str) -> str:
-    """Each line of ``text`` escaped, cut, indented and wrapped for a terminal."""
-    return "\n".join(
-        textwrap.fill(
-            printable(line, LINE_LIMIT), width=98, initial_indent="  ", subsequent_indent="    "
-        )
-        for line in text.split("\n")
-    )
+    """Each line of ``text`` escaped, cut, indented and wrapped to the terminal's width."""
+    return fill(_safe(text), width(), indent="  ")
 
 
 class _Quit(Exception):
@@ -139,7 +154,7 @@ def run(
             from swervelib.config import load_directory
 
             names = [m.name for m in load_directory(args.directory).modules]
-            print(f"Connecting to {describe_server(args.server, args.port)} ...", file=out)
+            _say(f"Connecting to {describe_server(args.server, args.port)} ...", out)
             opened = NetworkTablesTelemetry(
                 args.server, port=args.port, modules=names, timeout_s=args.timeout
             )
@@ -150,12 +165,18 @@ def run(
             session = CalibrationSession(args.directory, source, sleep=sleep)
         return _session(session, args, out, ask)
     except ConfigError as error:
-        for problem in error.problems:
-            print(problem.format(), file=err)
-        print(f"{args.directory} is not a valid configuration: fix it first", file=err)
+        from swervelib.cli.check import report
+
+        for line in report(error.problems, args.directory):  # paths as check shows them
+            _say(line, err)
+        _say(
+            f"{args.directory} is not a valid configuration: fix it first "
+            f"(python -m swervelib check {args.directory} lists the problems)",
+            err,
+        )
         return 1
     except (TelemetryError, CalibrationError) as error:
-        print(f"calibrate: {printable(str(error), LINE_LIMIT)}", file=err)
+        _say(f"calibrate: {error}", err)
         return 1
     except (_Quit, EOFError, KeyboardInterrupt):
         print("\nStopped: nothing written.", file=out)
@@ -176,13 +197,14 @@ def _session(
     session: CalibrationSession, args: argparse.Namespace, out: TextIO, ask: InputFn
 ) -> int:
     total = len(session.steps)
-    print(
-        f"Calibrating {session.directory} ({len(session.config.modules)} modules). At each step "
-        "press Enter when done; s skips a step, q quits without writing anything.",
-        file=out,
+    _say(
+        f"Calibrating {session.directory} ({len(session.config.modules)} modules, {total} steps). "
+        "At each step press Enter when done; s skips a step, q quits without writing anything.",
+        out,
     )
     while (step := session.next_step()) is not None:
-        print(f"\n[{step.index + 1}/{total}] {printable(step.title, LINE_LIMIT)}", file=out)
+        print("", file=out)
+        _say(f"Step {step.index + 1} of {total}: {step.title}", out)
         if step.setup:
             print(_indent(step.setup), file=out)
             if _prompt(ask, "Press Enter when ready: ") == "s":
@@ -198,7 +220,8 @@ def _session(
             continue
         observation = session.finish(step)
         print(_indent(observation.explanation), file=out)
-    print("\n" + _safe(session.summary()), file=out)
+    print("", file=out)
+    _say(session.summary(), out)
     if not session.changes():
         return 0
     confirm = bool(args.yes) or _prompt(ask, "Write these changes? [y/N] ") in ("y", "yes")
@@ -207,12 +230,17 @@ def _session(
     try:
         result = session.apply(confirm=confirm, dry_run=args.dry_run)
     except EditError as error:
-        print(f"calibrate: {printable(str(error), LINE_LIMIT)}", file=out)
+        _say(f"calibrate: {error}", out)
         return 1
     if result is None:
-        print("Nothing written.", file=out)
+        _say("Nothing written.", out)
         return 0
-    print(format_result(result, show_diff=args.dry_run), file=out)
+    diff, _, said = format_result(result, show_diff=args.dry_run).rpartition("\n")
+    if diff:  # as it is: wrapping would garble it
+        print(diff, file=out)
+    _say(said, out)
+    if result.written:
+        _say(RESTART, out)
     return 0
 
 

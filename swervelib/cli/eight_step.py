@@ -7,6 +7,7 @@ import sys
 from typing import Any, TextIO
 
 from swervelib.cli.flip import print_notes, report_errors
+from swervelib.cli.terminal import fill, width
 from swervelib.tools.edit import format_result
 
 
@@ -16,7 +17,10 @@ def register(commands: Any) -> None:
         help="set the configuration to a step of the eight-step inversion procedure (spec §3.2)",
         description="When field-oriented translation turns with the robot's heading: set the "
         "IMU inversion, every module's inverted.drive and the module flip to the state of step N "
-        "(or the next one), then try the robot. The first step remembers the starting files; "
+        "(or the next one), then try the robot: in 4 of the 8 steps it spins out of control, in "
+        "2 its translation turns with its heading, in 1 it holds its heading but drives "
+        "backwards (each step then names the step to go to), and 1 is right. The first step "
+        "remembers the starting files; "
         "--restore writes them back byte for byte, --finish keeps the current ones. "
         "--dry-run prints the diff only.",
     )
@@ -52,6 +56,6 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         )
         print_notes(result.notes, err)
         print(format_result(result, show_diff=args.dry_run), file=out)
-        if result.instructions:
-            print(result.instructions, file=out)
+        if result.instructions:  # already printable (the tool escapes names and paths)
+            print(fill(result.instructions, width()), file=out)
     return 1 if failed else 0

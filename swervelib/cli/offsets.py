@@ -15,10 +15,13 @@ def register(commands: Any) -> None:
         "offsets",
         help="add to every absoluteEncoderOffset (--add 180), or capture them from the robot",
         description="Change every module's absoluteEncoderOffset. --add DEGREES adds to each "
-        "(spec §3.1: --add 180 when odometry runs backwards), keeping the result in (-180, 180] "
-        "(or [0, 360) with --unsigned); modules with encoder `none` are skipped. --capture writes "
-        "each module's current Raw Absolute Encoder reading from the running robot (wheels "
-        "straight forward). A timestamped backup is kept; --dry-run prints the diff only.",
+        "(spec §3.1: --add 180 when odometry runs backwards), keeping the results in the range "
+        "the folder's offsets use: [0, 360) when they all are, (-180, 180] when they use negative "
+        "numbers (--signed or --unsigned chooses), so that adding 180 twice gives back the very "
+        "numbers; modules with encoder `none` are skipped. --capture writes each module's current "
+        "Raw Absolute Encoder reading from the running robot (wheels straight forward). A "
+        "timestamped backup is kept; --dry-run prints the diff only. Restart the robot code "
+        "afterwards: it reads the configuration when it starts.",
     )
     parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
     action = parser.add_mutually_exclusive_group(required=True)
@@ -30,10 +33,16 @@ def register(commands: Any) -> None:
         action="store_true",
         help="set every offset to the robot's current Raw Absolute Encoder reading",
     )
-    parser.add_argument(
+    convention = parser.add_mutually_exclusive_group()
+    convention.add_argument(
         "--unsigned",
         action="store_true",
-        help="with --add: keep offsets in [0, 360) instead of (-180, 180]",
+        help="with --add: write the offsets in [0, 360), whatever the folder uses",
+    )
+    convention.add_argument(
+        "--signed",
+        action="store_true",
+        help="with --add: write the offsets in (-180, 180], whatever the folder uses",
     )
     parser.add_argument(
         "--server",
@@ -49,8 +58,9 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
     err = err or sys.stderr
     with report_errors(err) as failed:
         if args.capture:
-            if args.unsigned:
-                print("error: --unsigned only applies to --add", file=err)
+            if args.unsigned or args.signed:
+                flag = "--unsigned" if args.unsigned else "--signed"
+                print(f"error: {flag} only applies to --add", file=err)
                 return 1
             result = _capture(args)
         else:
@@ -63,7 +73,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
                 args.directory,
                 args.add,
                 dry_run=args.dry_run,
-                wrap="unsigned" if args.unsigned else "signed",
+                wrap="unsigned" if args.unsigned else "signed" if args.signed else "keep",
             )
         print_notes(result.notes, err)
         print(format_result(result, show_diff=args.dry_run), file=out)

@@ -48,7 +48,8 @@ the robot publishes ``Raw Absolute Encoder`` in the direction of its *current*
 ``absoluteEncoderInverted``; when this session toggles that flag the offset written is
 ``(360 − raw) mod 360``, the reading the robot will publish once the new flag is deployed (an
 inverted absolute encoder reads ``360 − r`` for a raw ``r``). Offsets are written in [0°, 360°),
-rounded to 0.01°.
+rounded to 0.01°; one less than a count of the module's encoder away from the offset in the file
+(:mod:`swervelib.tools.resolution`: 0.088° for a CANcoder) is noise, and the file keeps its own.
 
 Each :class:`Observation` has ``verdict`` (a :class:`Verdict`), ``accepted``, the ``movements``
 (``before``, ``after``, signed ``change``, ``travel``) of every watched value, the ``decisions``
@@ -98,6 +99,7 @@ from typing import TYPE_CHECKING
 
 from swervelib.config import SwerveConfig, load_directory
 from swervelib.config.catalog import Bus
+from swervelib.tools.resolution import resolution_deg
 from swervelib.tools.telemetry_client import (
     MAX_MODULE_NAME_CHARS,
     MAX_MODULE_NAMES,
@@ -127,6 +129,17 @@ DEFAULTS: Mapping[str, bool | float] = {
 }
 
 
+# The drive motors brake whenever they are not driven, disabled too (swervelib configures them so
+# at start-up), and this session only reads the robot's telemetry: it cannot put them in coast.
+BRAKE_WARNING = (
+    "The drive motors are in brake mode, even disabled: the wheel resists and feels stiff. Roll "
+    "it slowly and steadily. If your robot code can put the drive motors in coast "
+    "(SwerveDrive.set_idle_mode(False)), do that for the wheel steps, and put them back in brake "
+    "afterwards (restarting the robot code does that too)."
+)
+BRAKE_REMINDER = "The drive motors are in brake mode (unless you put them in coast): roll slowly."
+
+
 class CalibrationError(Exception):
     """The session cannot go on as asked (wrong order, steps left, files changed meanwhile, ...)."""
 
@@ -152,6 +165,16 @@ class Verdict(enum.StrEnum):
 
 
 ACCEPTED = frozenset({Verdict.DONE, Verdict.DECIDED, Verdict.SKIPPED})
+
+# Each step's title (Step.title); {module} is the module's name.
+_TITLES: Mapping[StepKind, str] = {
+    StepKind.LIFT: "Lift the robot",
+    StepKind.FACE_BEVELS_LEFT: "Point every wheel forward",
+    StepKind.TURN_MODULE: "Turn the {module} module counter-clockwise",
+    StepKind.SPIN_WHEEL: "Roll the {module} wheel forward",
+    StepKind.ROTATE_ROBOT: "Rotate the whole robot counter-clockwise",
+    StepKind.CAPTURE_OFFSETS: "Capture the absolute encoder offsets",
+}
 
 
 @dataclass(frozen=True)
@@ -186,7 +209,8 @@ class Step:
 
     @property
     def title(self) -> str:
-        return f"{self.kind.value}" + (f" {self.module}" if self.module else "")
+        """What the step asks, for people: ``Turn the frontleft module counter-clockwise``."""
+        return _TITLES[self.kind].format(module=self.module or "")
 
 
 @dataclass(frozen=True)
@@ -269,8 +293,9 @@ def inverted_reading(raw_deg: float) -> float:
     return wrap_360(360.0 - raw_deg)
 
 
-def _fmt(value: float, unit: str, *, sign: bool = False) -> str:
-    digits = 3 if unit.strip() == "m" else 1
+def _fmt(value: float, unit: str, *, sign: bool = False, digits: int | None = None) -> str:
+    if digits is None:
+        digits = 3 if unit.strip() == "m" else 1
     text = f"{value:+.{digits}f}" if sign else f"{value:.{digits}f}"
     return text.replace("-", "−") + unit
 
@@ -450,7 +475,7 @@ class CalibrationSession:
             "Turn every module by hand so that its wheel points straight forward, towards the "
             "robot's front, with the wheel's bevel gear facing left.",
         )
-        for name in names:
+        for number, name in enumerate(names):
             watches = [Signal(name, RAW_ANGLE)]
             decides = ["inverted.angle"]
             if self._has_encoder(name):
@@ -474,7 +499,8 @@ class CalibrationSession:
                 StepKind.SPIN_WHEEL,
                 name,
                 f"Turn the {name} module back so that its wheel points straight forward, bevel "
-                "gear facing left, and hold it still.",
+                "gear facing left, and hold it still.\n"
+                + (BRAKE_WARNING if number == 0 else BRAKE_REMINDER),
                 f"Roll the {name} wheel forward by hand (its top moving towards the robot's front: "
                 f"counter-clockwise seen from the bevel side), at least {100 * t.min_roll_m:g} cm "
                 "(about a quarter turn of the wheel), then hold it still.",
@@ -487,7 +513,8 @@ class CalibrationSession:
         add(
             StepKind.ROTATE_ROBOT,
             None,
-            "Hold the robot still (on the floor or on its cart, disabled).",
+            "Hold the robot still, disabled: on its cart or lifted is easiest, as on the floor "
+            "its wheels must roll against the drive motors' brake mode.",
             "Rotate the whole robot counter-clockwise (seen from above) by about a quarter turn "
             f"(at least {t.min_robot_deg:g}°), then hold it still.",
             watches=(Signal(None, RAW_IMU_YAW),),
@@ -820,6 +847,7 @@ class CalibrationSession:
             old_offset=config.absolute_encoder_offset_deg,
             old_inverted=config.absolute_encoder_inverted,
             new_inverted=self.planned_encoder_inverted(module),
+            encoder_type=config.encoder.type,
         )
 
     # -- the result --------------------------------------------------------------------------------
@@ -871,7 +899,10 @@ class CalibrationSession:
         """Write the changes after ``confirm(summary())`` says yes; see the module docstring."""
         left = [s.title for s in self.steps if s.index not in self._accepted]
         if left:
-            raise CalibrationError(f"steps not done yet: {', '.join(left)}")
+            raise CalibrationError(
+                f"{len(left)} step{'s' if len(left) != 1 else ''} not done yet (the next: "
+                f"{left[0]})"
+            )
         changes = self.changes()
         if not changes:
             return None
@@ -889,9 +920,14 @@ def offset_decision(
     old_offset: float,
     old_inverted: bool,
     new_inverted: bool,
+    encoder_type: str | None = None,
 ) -> Decision:
     """``absoluteEncoderOffset`` from a ``Raw Absolute Encoder`` reading taken with the wheel facing
-    forward under ``old_inverted``, for a configuration that will have ``new_inverted``."""
+    forward under ``old_inverted``, for a configuration that will have ``new_inverted``.
+
+    With ``encoder_type`` (the module's encoder ``type``), a new offset less than one count of that
+    encoder away from ``old_offset`` (:func:`swervelib.tools.resolution.resolution_deg`) is noise:
+    the old offset stays."""
     reading = wrap_360(raw_deg)
     if new_inverted != old_inverted:
         value = round(inverted_reading(reading), 2)
@@ -905,9 +941,15 @@ def offset_decision(
         how = f"{module} Raw Absolute Encoder reads {_fmt(reading, '°')} facing forward"
     value = 0.0 if value >= 360.0 else value
     decision = Decision(file, "absoluteEncoderOffset", float(old_offset), value, "")
-    if decision.changed:
+    count = resolution_deg(encoder_type) if encoder_type is not None else 0.0
+    if decision.changed and abs(wrap_180(value - float(old_offset))) >= count:
         verdict = f"absoluteEncoderOffset {_json(old_offset)} → {_json(value)}"
     else:
         decision = Decision(file, "absoluteEncoderOffset", float(old_offset), float(old_offset), "")
         verdict = f"absoluteEncoderOffset stays {_json(old_offset)}"
+        if abs(wrap_180(value - float(old_offset))) >= 0.005:
+            verdict += (
+                f" (less than one count of its {encoder_type} encoder, {_fmt(count, '°', digits=3)}"
+                ", away)"
+            )
     return Decision(decision.file, decision.field, decision.old, decision.new, f"{how}: {verdict}")

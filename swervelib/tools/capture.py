@@ -14,8 +14,8 @@ in the direction of its current ``absoluteEncoderInverted``, which this tool doe
 guided session :mod:`swervelib.tools.calibrate` handles a change of direction). ``samples`` readings
 are taken ``sample_interval_s`` apart; every module's readings must agree within
 ``tolerance_deg`` (the wheels held still), and their circular mean, in [0°, 360°) rounded to 0.01°,
-is written. Modules whose encoder type is ``none`` are skipped; offsets that do not change are not
-touched. The write is one :class:`~swervelib.tools.edit.ConfigEditor` transaction (validated,
+is written. Modules whose encoder type is ``none`` are skipped; an offset that changes by less than
+one count of the module's encoder (:mod:`swervelib.tools.resolution`) is not touched. The write is one :class:`~swervelib.tools.edit.ConfigEditor` transaction (validated,
 backed up, one-line summary; ``dry_run`` shows the diff and writes nothing).
 
 Errors: :class:`~swervelib.tools.telemetry_client.TelemetryConnectionError` (no robot answered),
@@ -107,6 +107,7 @@ def capture_offsets(
             old_offset=module.absolute_encoder_offset_deg,
             old_inverted=module.absolute_encoder_inverted,
             new_inverted=module.absolute_encoder_inverted,
+            encoder_type=module.encoder.type,
         )
         if decision.changed:
             decisions.append(decision)

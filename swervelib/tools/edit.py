@@ -60,7 +60,7 @@ from swervelib.tools.fieldpath import (
     relative_file,
 )
 from swervelib.tools.journal import BACKUP_DIR, JOURNAL_NAME, RESTORE_SUFFIX, TEMP_SUFFIX
-from swervelib.tools.json_style import Style, dump
+from swervelib.tools.json_style import Style, dump, trailing_comma_hint
 from swervelib.tools.lock import LOCK_NAME, DirectoryLock, LockError
 from swervelib.tools.trial_load import trial_load
 
@@ -115,9 +115,10 @@ def _check_json(file: str, text: str) -> Any:
     try:
         document = parse(text)
     except JSONSyntaxError as error:
+        hint = trailing_comma_hint(text, error.line, error.column)
         raise EditError(
             f"{printable(file)}:{error.line}:{error.column}: JSON syntax error: "
-            f"{printable(error.message, 300)}; "
+            f"{printable(error.message, 300)}{f' ({hint})' if hint else ''}; "
             "fix it by hand first"
         ) from None
     if document.duplicates:

@@ -17,6 +17,12 @@ step  IMU inverted  every inverted.drive  modules (relative to the start)
 8     true         true                   flipped
 ====  ===========  =====================  ===============================
 
+On a robot, swervelib's simulation of the eight states finds 4 that spin out of control, 2 that hold
+their heading while field-oriented translation turns with it, 1 that holds its heading but drives
+backwards (its front is physically the back, spec §3.4: the fix is the :func:`partner` step, which
+flips the modules *and* inverts every drive motor; a flip alone makes it spin) and 1 correct one.
+Each step's instructions say so.
+
 The IMU flag is written under the spelling the file already uses (``invertedIMU`` or ``invertIMU``,
 both when both are present), ``invertedIMU`` when neither is. The first step remembers the starting
 bytes of swervedrive.json and of every module file under ``<directory>/.swervelib-eight-step/``
@@ -137,18 +143,34 @@ def _imu_keys(editor: ConfigEditor) -> list[str]:
     return present or ["invertedIMU"]
 
 
+def partner(step: int) -> int:
+    """The step with the same IMU inversion but every ``inverted.drive`` and the flip the other
+    way: where a step whose robot holds its heading but drives backwards must go (a flip alone
+    reverses rotation, and with it the heading hold)."""
+    state = STEPS[step]
+    wanted = StepState(state.imu_inverted, not state.drive_inverted, not state.flipped)
+    return next(n for n, s in STEPS.items() if s == wanted)
+
+
 def _watch_for(directory: str, step: int) -> str:
+    # What to expect is swervelib's simulation of the eight states (tests/sim/test_symptoms.py):
+    # 4 spin, 2 hold their heading while translation turns with it, 1 holds its heading but
+    # drives backwards, 1 is correct. (The spec counts 6 spinning and 1 heading-dependent.)
+    other = partner(step)
     lines = [
-        "Deploy, then drive field-oriented (robot on blocks first, then on the ground) and watch:",
-        "  1. Spin in place counter-clockwise: the robot must turn under control, hold its heading",
-        "     when you let go, and not spin out of control (6 of the 8 steps do).",
-        "  2. Drive forward, turn the robot about 90°, drive forward again: field-oriented forward",
-        "     must stay the same field direction whatever the heading (one step looks right but",
-        "     its translation axes turn with the robot).",
-        "  If both hold, stop here: `python -m swervelib eight-step "
-        f"{directory} --finish` keeps this configuration.",
-        "  If the robot then drives well but with its back as the front, also run "
-        f"`python -m swervelib flip {directory}` (spec §3.4).",
+        "Deploy (or restart the robot code), then drive field-oriented, robot on blocks first, "
+        "then on the ground, and watch:",
+        "  1. Spin in place counter-clockwise: the robot must turn under control and hold its "
+        "heading when you let go. In 4 of the 8 steps it spins out of control.",
+        "  2. Drive forward, turn the robot about 90°, drive forward again: field-oriented forward "
+        "must stay the same field direction whatever the heading. In 2 of the steps it turns "
+        "with the robot instead.",
+        "  If both hold and forward drives the robot away from you, stop here: "
+        f"`python -m swervelib eight-step {directory} --finish` keeps this configuration.",
+        "  If both hold but forward drives the robot towards you (in 1 of the steps: its front "
+        f"is physically the back, spec §3.4), step {other} is the one: it flips the modules and "
+        "inverts every drive motor together (flipping alone would make the robot spin): "
+        f"`python -m swervelib eight-step {directory} --step {other}`.",
     ]
     if step < 8:
         lines.append(
@@ -157,8 +179,7 @@ def _watch_for(directory: str, step: int) -> str:
     else:
         lines.append(
             "  Step 8 was the last. If none of the eight worked, the hardware configuration or the "
-            "wiring is wrong (check device ids against positions, spec §2.5); `--restore` returns "
-            "to the start."
+            "wiring is wrong (check device ids against positions, spec §2.5)."
         )
     lines.append(f"  `python -m swervelib eight-step {directory} --restore` returns to the start.")
     return "\n".join(lines)

@@ -140,3 +140,24 @@ def transplant(value: str, source: Style, source_indent: str, target: Style, ind
             return value
         out.append(indent + target.unit * levels + rest)
     return target.newline.join(out)
+
+
+def trailing_comma_hint(text: str, line: int, column: int) -> str | None:
+    """For a JSON syntax error at ``line``:``column`` (1-based, as the parser reports them): a hint
+    when the error is a ``}`` or ``]`` just after a comma (JSON allows no trailing comma), naming
+    where the comma is; None otherwise."""
+    lines = text.split("\n")
+    if not 1 <= line <= len(lines) or not 1 <= column <= len(lines[line - 1]):
+        return None
+    closing = lines[line - 1][column - 1]
+    if closing not in "}]":
+        return None
+    before = text[: sum(len(row) + 1 for row in lines[: line - 1]) + column - 1].rstrip()
+    if not before.endswith(","):
+        return None
+    comma_line = before.count("\n") + 1
+    comma_column = len(before) - (before.rfind("\n") + 1)
+    return (
+        f"trailing comma before `{closing}`? JSON allows none: remove the comma at line "
+        f"{comma_line}, column {comma_column}"
+    )

@@ -67,6 +67,10 @@ def config_dir(tmp_path: Path) -> Path:
 
 @pytest.fixture
 def robot() -> MemoryTelemetry:
+    return new_robot()
+
+
+def new_robot() -> MemoryTelemetry:
     source = MemoryTelemetry(NAMES)
     for i, name in enumerate(NAMES):
         source.set(name, RAW_ABSOLUTE, 100.0 + 50 * i)
@@ -519,7 +523,7 @@ def snapshot_files(directory: Path) -> dict[str, bytes]:
 def test_apply_writes_nothing_until_confirmed(config_dir: Path, robot: MemoryTelemetry) -> None:
     before = snapshot_files(config_dir)
     session = make(config_dir, robot)
-    with pytest.raises(CalibrationError, match="steps not done yet: lift"):
+    with pytest.raises(CalibrationError, match=r"12 steps not done yet \(the next: Lift the robot"):
         session.apply(confirm=True)
     full_run(session, robot, encoder_flip="frontright")
     shown: list[str] = []
@@ -703,16 +707,21 @@ def test_capture_offsets_refuses_bad_readings(config_dir: Path) -> None:
 class TerminalPerson:
     """Answers the CLI's prompts, moving the fake robot's readings as each step asks."""
 
-    def __init__(self, out: io.StringIO, robot: MemoryTelemetry, *, write: str) -> None:
+    def __init__(
+        self, out: io.StringIO, robot: MemoryTelemetry, steps: tuple[Step, ...], *, write: str
+    ) -> None:
         self.out = out
         self.robot = robot
+        self.steps = steps
         self.write = write
         self.prompts: list[str] = []
         self.nudged = False
 
     def current(self) -> tuple[str, str | None]:
-        header = re.findall(r"^\[\d+/\d+\] (\w+)(?: (\w+))?$", self.out.getvalue(), re.M)[-1]
-        return header[0], header[1] or None
+        """The step on the screen, from its header ``Step N of M: <title>``."""
+        number = re.findall(r"^Step (\d+) of \d+: ", self.out.getvalue(), re.M)[-1]
+        step = self.steps[int(number) - 1]
+        return step.kind.value, step.module
 
     def __call__(self, prompt: str) -> str:
         self.prompts.append(prompt)
@@ -735,7 +744,7 @@ def run_cli(
     directory: Path, robot: MemoryTelemetry, *flags: str, write: str = "y"
 ) -> tuple[int, str, TerminalPerson]:
     out, err = io.StringIO(), io.StringIO()
-    person = TerminalPerson(out, robot, write=write)
+    person = TerminalPerson(out, robot, make(directory, robot).steps, write=write)
     args = build_parser().parse_args(["calibrate", str(directory), *flags])
     code = calibrate_cli.run(args, out, err, input_fn=person, source=robot, sleep=no_sleep)
     return code, out.getvalue() + err.getvalue(), person
@@ -747,7 +756,8 @@ def test_cli_guides_a_person_and_writes_after_confirmation(
     before = snapshot_files(config_dir)
     code, text, person = run_cli(config_dir, robot, "--dry-run")
     assert code == 0, text
-    assert "[3/12] turn_module frontleft" in text
+    assert "\nStep 3 of 12: Turn the frontleft module counter-clockwise\n" in text
+    assert "turn_module" not in text and "spin_wheel" not in text  # no internal names
     flat = " ".join(text.split())  # instructions and explanations are wrapped for a terminal
     assert "too small to judge" in flat and "Do it again." in flat
     assert (
@@ -756,6 +766,7 @@ def test_cli_guides_a_person_and_writes_after_confirmation(
     ) in flat
     assert "Changes to write in" in text and "Write these changes? [y/N] " in person.prompts
     assert '-    "drive": false,' in text and "(dry run, nothing written)" in text
+    assert "Restart the robot code" not in text  # nothing was written
     assert snapshot_files(config_dir) == before
 
     code, text, _ = run_cli(config_dir, robot, write="n")
@@ -764,6 +775,7 @@ def test_cli_guides_a_person_and_writes_after_confirmation(
 
     code, text, _ = run_cli(config_dir, robot)
     assert code == 0 and "calibrate: " in text and "(backup: " in text
+    assert "Restart the robot code now" in text  # it reads the JSON files at start-up
     modules = {m.name: m for m in load_directory(config_dir).modules}
     assert modules["backright"].inverted.drive is True
 
@@ -781,4 +793,117 @@ def test_cli_reports_an_invalid_directory(tmp_path: Path, robot: MemoryTelemetry
     out, err = io.StringIO(), io.StringIO()
     args = build_parser().parse_args(["calibrate", str(directory)])
     assert calibrate_cli.run(args, out, err, input_fn=lambda _: "", source=robot) == 1
-    assert "swervedrive.json" in err.getvalue() and "not a valid configuration" in err.getvalue()
+    assert "not a valid configuration" in err.getvalue()
+    assert err.getvalue().startswith(f"{directory}/swervedrive.json:1:")  # a path to click
+
+
+# -- words for people ------------------------------------------------------------------------------
+def test_steps_have_titles_for_people(config_dir: Path, robot: MemoryTelemetry) -> None:
+    titles = [step.title for step in make(config_dir, robot).steps]
+    assert titles[:4] == [
+        "Lift the robot",
+        "Point every wheel forward",
+        "Turn the frontleft module counter-clockwise",
+        "Roll the frontleft wheel forward",
+    ]
+    assert titles[-2:] == [
+        "Rotate the whole robot counter-clockwise",
+        "Capture the absolute encoder offsets",
+    ]
+    assert not any("_" in title for title in titles)
+
+
+def test_rolling_wheels_by_hand_warns_of_the_drive_motors_brake_mode(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """The session only reads telemetry (it cannot put the motors in coast): it says so."""
+    steps = make(config_dir, robot).steps
+    rolls = [s for s in steps if s.kind is StepKind.SPIN_WHEEL]
+    assert "brake mode, even disabled" in rolls[0].setup and "coast" in rolls[0].setup
+    assert "put them back in brake" in rolls[0].setup
+    assert all("brake mode" in s.setup for s in rolls[1:])
+    rotate = next(s for s in steps if s.kind is StepKind.ROTATE_ROBOT)
+    assert "brake mode" in rotate.setup
+
+
+def cli_text(directory: Path, columns: int, monkeypatch: pytest.MonkeyPatch) -> str:
+    monkeypatch.setenv("COLUMNS", str(columns))
+    code, text, _ = run_cli(directory, new_robot(), "--dry-run")
+    assert code == 0, text
+    return text
+
+
+@pytest.mark.parametrize("columns", [80, 60, 40])
+def test_cli_text_fits_the_terminal_without_splitting_words(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, columns: int
+) -> None:
+    monkeypatch.chdir(tmp_path)  # a short relative directory name, as a person types it
+    copy(REV_NAVX, tmp_path)
+    directory = Path(REV_NAVX.name)
+    text = cli_text(directory, columns, monkeypatch)
+    too_long = [line for line in text.splitlines() if len(line) > columns]
+    assert too_long == [], too_long
+    wide = cli_text(directory, 10_000, monkeypatch)
+    assert max(len(line) for line in wide.splitlines()) > 100  # the wide run did not wrap
+    assert text.split() == wide.split()  # the same words: none was cut in two
+
+
+def test_the_live_line_fits_in_one_terminal_line(
+    config_dir: Path, robot: MemoryTelemetry, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    session = make(config_dir, robot)
+    step = advance_to(session, StepKind.TURN_MODULE, "frontleft")
+    session.begin(step)
+    assert len(session.live()) > 60
+    for columns in (60, 80):
+        monkeypatch.setenv("COLUMNS", str(columns))
+        out = io.StringIO()
+        live = calibrate_cli._Live(session, out)
+        live.show()
+        live.show()
+        for line in out.getvalue().split("\r")[1:]:
+            assert len(line) <= columns - 1 and line.endswith(("…", " ")), line
+
+
+# -- the encoder's resolution ----------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("encoder", "reading", "written"),
+    [
+        ("cancoder", 12.35, 12.3),  # 0.05° < one count of 4096 (0.088°): noise
+        ("cancoder", 12.25, 12.3),
+        ("cancoder", 12.4, 12.4),  # 0.1°: a real change
+        ("throughbore", 12.6, 12.3),  # 0.3° < one count of 1024 (0.352°)
+        ("throughbore", 12.7, 12.7),
+        ("throughbore", 360.0 + 12.0, 12.3),  # through 0°/360°
+        (None, 12.35, 12.35),  # no encoder named: every change of 0.01° counts
+    ],
+)
+def test_offsets_closer_than_one_encoder_count_are_not_rewritten(
+    encoder: str | None, reading: float, written: float
+) -> None:
+    decision = offset_decision(
+        "m.json",
+        "m",
+        reading,
+        old_offset=12.3,
+        old_inverted=False,
+        new_inverted=False,
+        encoder_type=encoder,
+    )
+    assert decision.new == written and decision.changed is (written != 12.3)
+    if not decision.changed:
+        assert f"stays 12.3 (less than one count of its {encoder} encoder" in decision.reason
+
+
+def test_capture_ignores_changes_smaller_than_the_encoder_resolution(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """vortex_throughbore_navx: Through Bore encoders (1024 counts, 0.35°), offsets 270, 0, 180,
+    90: readings 0.2° away are noise, 0.5° away a change."""
+    before = snapshot_files(config_dir)
+    for name, reading in zip(NAMES, (270.2, 359.8, 180.5, 90.0), strict=True):
+        robot.set(name, RAW_ABSOLUTE, reading)
+    result = capture_offsets(config_dir, source=robot, sleep=no_sleep)
+    assert [(c.file, c.new) for c in result.changes] == [("modules/backleft.json", 180.5)]
+    after = snapshot_files(config_dir)
+    assert {f for f in after if after[f] != before[f]} == {"modules/backleft.json"}

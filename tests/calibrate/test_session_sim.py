@@ -207,8 +207,9 @@ def test_guided_session_fixes_a_miswired_robot(nt_server: int, tmp_path: Path) -
             explanations = "\n".join(o.explanation for o in session.observations)
 
             # the too-small movement was refused and the same step asked again
-            assert verdicts[2] == ("turn_module frontleft", Verdict.TOO_SMALL)
-            assert verdicts[3] == ("turn_module frontleft", Verdict.DECIDED)
+            turn = "Turn the frontleft module counter-clockwise"
+            assert verdicts[2] == (turn, Verdict.TOO_SMALL)
+            assert verdicts[3] == (turn, Verdict.DECIDED)
             assert "frontleft Raw Angle Encoder went" in explanations
             assert "while turned counter-clockwise: setting inverted.angle = true" in explanations
             changed = {(c.file, c.field): c.new for c in session.changes()}

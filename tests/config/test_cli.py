@@ -63,13 +63,18 @@ def test_check_invalid_prints_one_line_per_problem() -> None:
     directory = FIXTURES / "broken" / "many_problems"
     expected = json.loads((directory / "expect.json").read_text())["problems"]
     result = run("check", str(directory))
-    assert result.returncode == 1
-    lines = result.stdout.splitlines()
-    assert len(lines) == len(expected)
+    assert result.returncode == 1 and result.stderr == ""
+    *lines, count = result.stdout.splitlines()
+    assert len(lines) == len(expected) and count == (
+        f"{len(expected)} problems in tests/fixtures/broken/many_problems"
+    )
     pattern = re.compile(r"^[\w./]+\.json(:\d+:\d+)?: [\w.\[\]]+: .+$")
     for line in lines:
         assert pattern.match(line), line
-    assert any(line.startswith("modules/frontleft.json:19:5: inverted.angle: ") for line in lines)
+    here = "tests/fixtures/broken/many_problems/"  # from the current directory: a clickable path
+    assert any(
+        line.startswith(f"{here}modules/frontleft.json:19:5: inverted.angle: ") for line in lines
+    )
 
 
 def test_check_missing_directory_exits_1() -> None:
@@ -81,7 +86,10 @@ def test_check_missing_directory_exits_1() -> None:
 def test_check_syntax_error_has_position() -> None:
     result = run("check", str(FIXTURES / "broken" / "syntax_error"))
     assert result.returncode == 1
-    assert result.stdout.startswith("modules/frontright.json:3:3: (file): JSON syntax error")
+    assert result.stdout.startswith(
+        "tests/fixtures/broken/syntax_error/modules/frontright.json:3:3: (file): JSON syntax error"
+    )
+    assert "trailing comma" not in result.stdout  # a missing comma, not a trailing one
 
 
 def test_check_shows_warnings_on_valid_config() -> None:
@@ -148,7 +156,8 @@ def test_check_a_400_digit_integer_is_a_problem_not_a_traceback() -> None:
     assert result.returncode == 1
     assert "Traceback" not in result.stderr
     assert result.stdout.startswith(
-        "modules/physicalproperties.json:4:7: conversionFactors.angle.gearRatio: number too large"
+        "tests/fixtures/broken/integer_400_digits/modules/physicalproperties.json:4:7: "
+        "conversionFactors.angle.gearRatio: number too large"
     ), result.stdout
 
 
@@ -159,7 +168,7 @@ def test_check_a_directory_name_that_is_not_utf8(tmp_path: Path) -> None:
     result = run_with({"PYTHONIOENCODING": "utf-8"}, "check", directory)
     assert result.returncode == 1
     assert b"Traceback" not in result.stderr
-    last = result.stderr.decode().splitlines()[-1]
+    last = result.stdout.decode().splitlines()[-1]
     assert last.startswith("5 problems in ") and last.endswith("/swerve-\\udcff\\x1b[2J"), last
 
 
@@ -170,7 +179,7 @@ def test_check_suggests_migrate_only_where_it_would_change_something() -> None:
     assert "python -m swervelib migrate " in older.stdout
     broken = run("check", str(FIXTURES / "broken" / "legacy_conversion_factor_only"))
     assert broken.returncode == 1
-    assert "python -m swervelib migrate " in broken.stderr
+    assert "python -m swervelib migrate " in broken.stdout
     current = run("check", str(DEPLOY / "swerve"))
     assert "hint:" not in current.stdout + current.stderr
 
@@ -195,6 +204,104 @@ def test_check_fails_like_the_drive_when_a_vendor_package_is_missing(
     assert "valid, 4 modules" in out.getvalue()
     # the same words the drive raises (MissingVendorError), naming the first sparkmax device
     expected = str(registry.MissingVendorError("sparkmax", Vendor.REV))
-    assert f"error: {expected}" in err.getvalue()
-    assert "[tool.robotpy] requires" in err.getvalue()
-    assert "phoenix6" not in err.getvalue()  # the CANcoder and Pigeon2 package is installed
+    assert f"error: {expected}" in out.getvalue() and err.getvalue() == ""
+    assert "[tool.robotpy] requires" in out.getvalue()
+    assert "phoenix6" not in out.getvalue()  # the CANcoder and Pigeon2 package is installed
+
+
+def run_in(cwd: Path, *args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "swervelib", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONPATH": str(REPO)},
+        check=False,
+    )
+
+
+def broken_copy(tmp_path: Path) -> Path:
+    """deploy/swerve with errors and warnings in several files, in no particular order."""
+    directory = Path(shutil.copytree(DEPLOY / "swerve", tmp_path / "robot" / "swerve"))
+    front = directory / "modules" / "frontleft.json"
+    text = front.read_text().replace('"drive": false', '"drive": "yes"')  # error, line 18
+    front.write_text(text.replace("{\n", '{\n  "absoluteEncoderOfset": 1,\n', 1))  # warning, 2
+    back = directory / "modules" / "backleft.json"
+    back.write_text(back.read_text().replace('"id": 5', '"id": "5"'))  # error
+    drive = directory / "swervedrive.json"
+    drive.write_text(drive.read_text().replace("{\n", '{\n  "invertedIMUU": true,\n', 1))  # warning
+    return directory
+
+
+def positions(lines: list[str]) -> list[tuple[str, int, int]]:
+    found = []
+    for line in lines:
+        match = re.match(r"^(.+?\.json)(?::(\d+):(\d+))?: ", line)
+        assert match, line
+        found.append((match[1], int(match[2] or 0), int(match[3] or 0)))
+    return found
+
+
+def test_check_writes_problems_and_warnings_to_one_stream_in_file_then_line_order(
+    tmp_path: Path,
+) -> None:
+    directory = broken_copy(tmp_path)
+    result = run_in(directory.parent, "check", "swerve")
+    assert result.returncode == 1 and result.stderr == ""
+    *lines, count = result.stdout.splitlines()
+    assert count == "2 problems (and 2 warnings) in swerve"
+    assert positions(lines) == sorted(positions(lines))
+    assert [("warning:" in line) for line in lines] == [False, True, False, True]
+    assert lines[1].startswith("swerve/modules/frontleft.json:2:3: absoluteEncoderOfset: warning:")
+    assert lines[2].startswith("swerve/modules/frontleft.json:19:5: inverted.drive: wrong type")
+
+
+def test_check_paths_are_relative_from_inside_and_absolute_from_outside(tmp_path: Path) -> None:
+    directory = broken_copy(tmp_path)
+    inside = run_in(directory.parent, "check", str(directory))  # an absolute path given
+    assert inside.stdout.startswith("swerve/modules/backleft.json:"), inside.stdout
+    (tmp_path / "elsewhere").mkdir()
+    outside = run_in(tmp_path / "elsewhere", "check", "../robot/swerve")
+    assert outside.stdout.startswith(f"{directory}/modules/backleft.json:"), outside.stdout
+    assert outside.stdout.splitlines()[-1] == f"2 problems (and 2 warnings) in {directory}"
+    valid = run_in(DEPLOY, "check", str(DEPLOY / "swerve"))
+    assert valid.stdout.startswith("swerve: valid, 4 modules")
+
+
+def test_check_of_the_deploy_folder_names_the_swerve_folder_in_it(tmp_path: Path) -> None:
+    result = run("check", "deploy")
+    assert result.returncode == 1 and result.stderr == ""
+    assert result.stdout.splitlines() == [
+        "deploy/swervedrive.json: (file): file not found (expected a file at "
+        "deploy/swervedrive.json)",
+        "1 problem in deploy",
+        "hint: deploy holds no swervedrive.json, but deploy/swerve does: did you mean "
+        "`python -m swervelib check deploy/swerve`?",
+    ]
+    modules = run("check", "deploy/swerve/modules")
+    assert "did you mean `python -m swervelib check deploy/swerve`?" in modules.stdout
+    project = run_in(REPO.parent, "check", REPO.name)  # the robot project holding deploy/swerve
+    assert f"did you mean `python -m swervelib check {REPO.name}/deploy/swerve`?" in project.stdout
+    (tmp_path / "empty").mkdir()
+    assert "did you mean" not in run("check", str(tmp_path / "empty")).stdout
+
+
+def test_check_hints_at_a_trailing_comma(tmp_path: Path) -> None:
+    directory = Path(shutil.copytree(DEPLOY / "swerve", tmp_path / "swerve"))
+    front = directory / "modules" / "frontleft.json"
+    text = front.read_text().replace('"left": 10.75\n', '"left": 10.75,\n')
+    front.write_bytes(text.replace("\n", "\r\n").encode())  # CRLF line ends
+    result = run_in(tmp_path, "check", "swerve")
+    assert result.returncode == 1
+    assert result.stdout.splitlines()[0] == (
+        "swerve/modules/frontleft.json:25:3: (file): JSON syntax error: expected a key in double "
+        "quotes (trailing comma before `}`? JSON allows none: remove the comma at line 24, "
+        "column 18)"
+    )
+    drive = Path(shutil.copytree(DEPLOY / "swerve", tmp_path / "other")) / "swervedrive.json"
+    drive.write_text(drive.read_text().replace('"backright.json"\n', '"backright.json",\n'))
+    result = run_in(tmp_path, "check", "other")
+    assert result.stdout.splitlines()[0] == (
+        "other/swervedrive.json:13:3: (file): JSON syntax error: expected a value, found `]` "
+        "(trailing comma before `]`? JSON allows none: remove the comma at line 12, column 21)"
+    )

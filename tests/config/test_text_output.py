@@ -84,3 +84,34 @@ def test_a_problem_survives_pickling_unchanged() -> None:
     error = pickle.loads(pickle.dumps(ConfigError([problem], "d")))
     assert error.problems == (problem,)
     assert error.problems[0].message.endswith("… (4000 more characters)")
+
+
+@pytest.mark.parametrize("columns", [30, 37, 60, 80])
+def test_fill_keeps_words_whole_and_lines_within_the_width(columns: int) -> None:
+    from swervelib.cli.terminal import fill
+
+    text = (
+        "Turn the frontleft module counter-clockwise (seen from above) by hand, about a "
+        "quarter turn (at least 10°, less than half a turn), then hold it still.\n"
+        "  1. Spin in place counter-clockwise: the robot must turn under control, and hold its "
+        "heading when you let go.\n"
+        "  - absoluteEncoderInverted and inverted.drive, swervedrive.json's well-known keys\n"
+        "\n"
+        "last"
+    )
+    filled = fill(text, columns, indent="  ")
+    assert all(len(line) <= columns for line in filled.splitlines()), filled
+    assert filled.split() == text.split()
+    lines = filled.splitlines()
+    assert lines[0].startswith("  Turn") and lines[1].startswith("    ")  # a hanging indent
+    numbered = next(i for i, line in enumerate(lines) if "1. Spin" in line)
+    assert lines[numbered].startswith("    1. Spin") and lines[numbered + 1].startswith(" " * 7)
+    assert "" in lines and lines[-1] == "  last"
+
+
+def test_fill_lets_a_word_longer_than_the_line_stand_alone() -> None:
+    from swervelib.cli.terminal import cut, fill
+
+    path = "/a/very/long/path/that/cannot/be/wrapped/swerve"
+    assert fill(f"check {path} now", 20).splitlines() == ["check", f"  {path}", "  now"]
+    assert cut("abcdef", 4) == "abc…" and cut("abc", 4) == "abc"

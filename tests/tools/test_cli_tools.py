@@ -32,23 +32,25 @@ def test_offsets_dry_run_then_write(tmp_path: Path, capsys: pytest.CaptureFixtur
     assert everything(directory) == before
     lines = out.splitlines()
     assert lines[0] == "--- a/modules/frontleft.json"
-    assert '+  "absoluteEncoderOffset": -167.7,' in lines
-    assert (
-        lines[-1]
-        == "offsets +180° (signed): would change 4 fields in 4 files (dry run, nothing written)"
+    assert '+  "absoluteEncoderOffset": 192.3,' in lines  # the folder's [0, 360)
+    assert lines[-1] == (
+        "offsets +180°, kept in [0°, 360°) like the folder's: would change 4 fields in 4 files "
+        "(dry run, nothing written)"
     )
 
-    code, out, err = run(capsys, "offsets", str(directory), "--add", "180", "--unsigned")
+    code, out, err = run(capsys, "offsets", str(directory), "--add", "180", "--signed")
     assert (code, err) == (0, "")
     assert len(out.splitlines()) == 1
-    assert out.startswith(
-        "offsets +180° (unsigned): 4 fields in 4 files (backup: .swervelib-backups/"
-    )
-    assert load_directory(directory).module("frontleft").absolute_encoder_offset_deg == 192.3
+    assert out.startswith("offsets +180° in (−180°, 180°]: 4 fields in 4 files (backup: ")
+    assert load_directory(directory).module("frontleft").absolute_encoder_offset_deg == -167.7
 
     code, out, _ = run(capsys, "offsets", str(directory), "--add", "-180", "--unsigned")
-    assert code == 0
+    assert code == 0 and out.startswith("offsets -180° in [0°, 360°): ")
     assert snapshot(directory) == {k: v for k, v in before.items()}
+
+    code, out, _ = run(capsys, "offsets", str(directory), "--add", "180")
+    assert code == 0 and run(capsys, "offsets", str(directory), "--add", "180")[0] == 0
+    assert snapshot(directory) == before  # the folder's own convention: +180 twice, same bytes
 
 
 def test_flip_and_flip_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -89,6 +91,7 @@ def test_eight_step_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str])
         (["offsets", "{dir}", "--add", "nan"], "error: cannot add nan degrees"),
         (["offsets", "{dir}", "--add", "180", "--server", "x"], "error: --server only applies"),
         (["offsets", "{dir}", "--capture", "--unsigned"], "error: --unsigned only applies"),
+        (["offsets", "{dir}", "--capture", "--signed"], "error: --signed only applies"),
     ],
 )
 def test_errors_are_one_clear_line_and_exit_1(
@@ -151,6 +154,9 @@ def test_help_and_usage_errors(capsys: pytest.CaptureFixture[str]) -> None:
     )
     with pytest.raises(SystemExit):
         main(["offsets", "x", "--add", "180", "--capture"])
+    assert "not allowed with argument" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        main(["offsets", "x", "--add", "180", "--signed", "--unsigned"])
     assert "not allowed with argument" in capsys.readouterr().err
 
 
@@ -251,3 +257,25 @@ def test_every_command_prints_on_a_console_that_lacks_characters(
         assert "Traceback" not in result.stderr
         assert "would change" in result.stdout
         assert "\\u2194" in result.stdout or "\\xb0" in result.stdout or "°" in result.stdout
+
+
+@pytest.mark.parametrize("columns", [80, 60])
+def test_eight_step_instructions_fit_the_terminal(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    columns: int,
+) -> None:
+    copy_config(tmp_path)
+    monkeypatch.chdir(tmp_path)
+
+    def instructions(width: int, step: str) -> str:
+        monkeypatch.setenv("COLUMNS", str(width))
+        code, out, _ = run(capsys, "eight-step", "swerve", "--step", step)
+        assert code == 0 and run(capsys, "eight-step", "swerve", "--restore")[0] == 0
+        return out.split("\n", 1)[1]  # after the one-line summary (its backup name differs)
+
+    for step in ("2", "5", "8"):
+        text = instructions(columns, step)
+        assert max(len(line) for line in text.splitlines()) <= columns, text
+        assert text.split() == instructions(10_000, step).split()  # no word cut in two

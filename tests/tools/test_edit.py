@@ -246,6 +246,48 @@ def test_syntax_error_is_reported_with_position(tmp_path: Path) -> None:
         editor.get(FL, "drive")
 
 
+def test_a_trailing_comma_is_named(tmp_path: Path) -> None:
+    directory = copy_config(tmp_path)
+    (directory / FL).write_text('{\n  "drive": {"id": 1},\n}')
+    with (
+        ConfigEditor(directory) as editor,
+        pytest.raises(
+            EditError,
+            match=r"frontleft.json:3:1: .*\(trailing comma before `}`\? "
+            r"JSON allows none: remove the comma at line 2, column 21\)",
+        ),
+    ):
+        editor.get(FL, "drive")
+
+
+@pytest.mark.parametrize(
+    ("text", "hint"),
+    [
+        ('{"a": 1,}', "before `}`? JSON allows none: remove the comma at line 1, column 8"),
+        ("[1, 2,]", "before `]`? JSON allows none: remove the comma at line 1, column 6"),
+        (
+            '{"a": [1,\r\n\t]\r\n}',
+            "before `]`? JSON allows none: remove the comma at line 1, column 9",
+        ),
+        ('{"a": 1,,}', None),  # a doubled comma, not a trailing one
+        ('{"a" 1}', None),
+        ('{"a": 1}', None),
+    ],
+)
+def test_trailing_comma_hint(text: str, hint: str | None) -> None:
+    from swervelib.config.jsonpos import JSONSyntaxError, parse
+    from swervelib.tools.json_style import trailing_comma_hint
+
+    try:
+        parse(text)
+    except JSONSyntaxError as error:
+        found = trailing_comma_hint(text, error.line, error.column)
+    else:
+        found = None
+    assert found == (None if hint is None else f"trailing comma {hint}")
+    assert trailing_comma_hint(text, 99, 1) is None and trailing_comma_hint(text, 1, 999) is None
+
+
 # -- commit -----------------------------------------------------------------------------------------
 
 

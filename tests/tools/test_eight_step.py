@@ -149,7 +149,7 @@ def test_edits_between_steps_are_kept_until_restore(tmp_path: Path) -> None:
     eight_step(directory, 2)
     add_to_offsets(directory, 180)
     eight_step(directory, next=True)
-    assert load_directory(directory).module("frontleft").absolute_encoder_offset_deg == -167.7
+    assert load_directory(directory).module("frontleft").absolute_encoder_offset_deg == 192.3
     eight_step(directory, restore=True)
     assert snapshot(directory) == original
 
@@ -227,3 +227,48 @@ def test_kill_at_every_step_of_eight_step(
         assert any(s.startswith(f"delete {STATE_DIR}/") for s in steps)
     else:
         assert f"temp {STATE_DIR}/state.json" in steps
+
+
+# The eight states as swervelib's simulation measures them (the README's measured table,
+# tests/sim/test_symptoms.py): which settings are wrong for the hardware (IMU inversion, drive
+# inversion, flip) → what the robot does.
+MEASURED = {
+    (False, False, False): "correct",
+    (True, False, False): "spins",
+    (True, True, False): "translation depends on heading",
+    (False, True, False): "spins",
+    (False, True, True): "reversed",
+    (False, False, True): "spins",
+    (True, False, True): "translation depends on heading",
+    (True, True, True): "spins",
+}
+
+
+def test_the_instructions_agree_with_the_measured_table(tmp_path: Path) -> None:
+    from collections import Counter
+
+    from swervelib.tools.eight_step import STEPS, partner
+
+    counts = Counter(MEASURED.values())
+    directory = copy_config(tmp_path)
+    text = " ".join(eight_step(directory, 3).instructions.split())
+    assert f"In {counts['spins']} of the 8 steps it spins out of control" in text
+    assert f"In {counts['translation depends on heading']} of the steps it turns with" in text
+    assert f"(in {counts['reversed']} of the steps: its front is physically the back" in text
+    assert "6 of the 8" not in text
+    # Whichever step is right for a robot, the one that holds its heading but drives backwards
+    # sends the person to it (not to `flip`, which from there makes the robot spin).
+    for right, truth in STEPS.items():
+        for step, state in STEPS.items():
+            wrong = (
+                state.imu_inverted != truth.imu_inverted,
+                state.drive_inverted != truth.drive_inverted,
+                state.flipped != truth.flipped,
+            )
+            if MEASURED[wrong] == "reversed":
+                assert partner(step) == right, (step, right)
+                flipped_only = (wrong[0], wrong[1], not wrong[2])
+                assert MEASURED[flipped_only] == "spins"
+    fifth = " ".join(eight_step(directory, 5).instructions.split())
+    assert "step 1 is the one" in fifth and "--step 1`" in fifth
+    assert "swervelib flip" not in fifth
