@@ -17,6 +17,7 @@ import time
 from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -24,11 +25,47 @@ from swervelib.config import load_directory
 from swervelib.sim.hands import HandsClient
 from swervelib.sim.truth import HardwareTruth
 from swervelib.tools.calibrate import CalibrationSession, StepKind, Verdict
-from swervelib.tools.telemetry_client import NetworkTablesTelemetry
+from swervelib.tools.telemetry_client import (
+    RAW_ABSOLUTE,
+    RAW_DRIVE,
+    RAW_IMU_YAW,
+    NetworkTablesTelemetry,
+    Signal,
+)
 from tests.calibrate import assert_config_describes
 from tests.conftest import REPO
+from tests.waits import until
 
-SETTLE_S = 0.4  # a loop, CTRE's wall-clock signals and an NT update
+STILL_READS = 4  # readings unchanged over this many reads, 50 ms apart (several robot loops)
+
+
+def settled(
+    source: NetworkTablesTelemetry, before: Any = None, moved: Signal | None = None
+) -> None:
+    """Wait until the robot's telemetry shows what the hands did (``moved`` away from its value
+    ``before``), then until every reading holds still: the robot's loop, CTRE's wall-clock
+    signals and NetworkTables have all caught up, however loaded the machine is."""
+    if moved is not None:
+        old = before.values[moved]
+
+        def shows_it() -> bool:
+            new = source.read().values.get(moved)
+            return new is not None and abs(new - old) > 1e-3
+
+        assert until(shows_it), f"the robot's telemetry never showed {moved.label} move"
+    last: list[Any] = [None]
+    still = [0]
+
+    def holds_still() -> bool:
+        values = dict(source.read().values)
+        still[0] = still[0] + 1 if values == last[0] else 0
+        last[0] = values
+        if still[0] < STILL_READS:
+            time.sleep(0.05)
+            return False
+        return True
+
+    assert until(holds_still), "the robot's telemetry never held still"
 
 
 def miswired(truth: HardwareTruth) -> HardwareTruth:
@@ -84,15 +121,20 @@ def test_guided_session_against_robotpy_sim(robot: tuple[Path, HardwareTruth]) -
                     StepKind.CAPTURE_OFFSETS,
                 ) or step.kind in (StepKind.TURN_MODULE, StepKind.SPIN_WHEEL):
                     hands.point_wheels_forward()
-                time.sleep(SETTLE_S)
+                settled(source)
                 session.begin(step)
+                before = source.read()
+                moved: Signal | None = None
                 if step.kind is StepKind.TURN_MODULE:
                     hands.turn_module(step.module or "", 90.0)
+                    moved = Signal(step.module, RAW_ABSOLUTE)
                 elif step.kind is StepKind.SPIN_WHEEL:
                     hands.roll_wheel(step.module or "", 0.2)
+                    moved = Signal(step.module, RAW_DRIVE)
                 elif step.kind is StepKind.ROTATE_ROBOT:
                     hands.rotate_robot(90.0)
-                time.sleep(SETTLE_S)
+                    moved = Signal(None, RAW_IMU_YAW)
+                settled(source, before, moved)
                 observation = session.finish(step)
                 assert observation.accepted, observation.explanation
                 assert observation.verdict is not Verdict.TOO_SMALL

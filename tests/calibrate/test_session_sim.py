@@ -22,7 +22,6 @@ import shutil
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -44,6 +43,7 @@ from swervelib.tools.telemetry_client import (
 from tests.calibrate import assert_config_describes
 from tests.conftest import DEPLOY, REPO
 from tests.drive.harness import Harness, simulated
+from tests.waits import until
 
 NAMES = ("frontleft", "frontright", "backleft", "backright")
 ZEROS = {"frontleft": 33.3, "frontright": 200.0, "backleft": 95.5, "backright": 310.25}
@@ -94,13 +94,12 @@ class Person:
         self.h.run(0.1)
         ntcore.NetworkTableInstance.getDefault().flush()
         expected = {s: sub.get() for s, sub in self.published.items()}
-        deadline = time.monotonic() + 5.0
-        while time.monotonic() < deadline:
-            seen = self.client.read().values
-            if all(seen.get(s) == v for s, v in expected.items()):
-                return
-            time.sleep(0.005)
-        raise AssertionError("the NetworkTables client never saw the robot's values")
+
+        def seen() -> bool:
+            values = self.client.read().values
+            return all(values.get(s) == v for s, v in expected.items())
+
+        assert until(seen), "the NetworkTables client never saw the robot's values"
 
     def point_forward(self, *names: str) -> None:
         for name in names or NAMES:
@@ -256,12 +255,10 @@ def test_guided_session_fixes_a_miswired_robot(nt_server: int, tmp_path: Path) -
     assert not drives_correctly(broken), broken
 
 
-def test_no_robot_is_a_clear_error_within_the_timeout() -> None:
+def test_no_robot_is_a_clear_error() -> None:
     port = free_port()  # nothing listens there
-    start = time.monotonic()
     with pytest.raises(TelemetryConnectionError, match=r"no robot answered at localhost:\d+"):
         NetworkTablesTelemetry("localhost", port=port, timeout_s=0.5)
-    assert time.monotonic() - start < 3.0
 
 
 def test_values_of_the_wrong_type_over_networktables_are_refused(nt_server: int) -> None:
