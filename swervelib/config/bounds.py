@@ -184,6 +184,17 @@ ROBOT_MASS: Final = Range(
     unusually_low="robotMass is in pounds (YAGSL's default 110.2311 lb is 50 kg)",
     unusually_high="robotMass is in pounds (YAGSL's default 110.2311 lb is 50 kg)",
 )
+ROBOT_MOMENT_OF_INERTIA: Final = Range(
+    0.05,
+    200,
+    "kg*m^2",
+    too_low="a robot is far harder to turn than that: 0.05 kg*m^2 is a 2 kg plate",
+    too_high="a 70 kg robot 1.3 m across has about 20 kg*m^2",
+    warn_low=0.5,
+    warn_high=30,
+    unusually_low="FRC robots have 2-12 kg*m^2 (it is kg*m^2, not lb*in^2)",
+    unusually_high="FRC robots have 2-12 kg*m^2 (it is kg*m^2, not lb*in^2)",
+)
 
 # -- conversion factors (physicalproperties.json or a module file) ---------------------------------
 ANGLE_GEAR_RATIO: Final = Range(

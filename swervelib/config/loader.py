@@ -73,6 +73,7 @@ from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
 from swervelib.safe_read import Problem as ReadProblem
 from swervelib.text import printable_repr
 
+MOI_KEY = "robotMomentOfInertia"  # kg·m², optional: swervelib's own key (YAGSL ignores it)
 JOURNAL_FILE = ".swervelib-journal.json"  # written by swervelib.tools.edit during a commit
 DRIVE_FILE = "swervedrive.json"
 CONTROLLER_FILE = "controllerproperties.json"
@@ -582,9 +583,20 @@ class _Loader:
             robot_mass_lb=root.number(
                 "robotMass", default.robot_mass_lb, above=0, within=bounds.ROBOT_MASS
             ),
+            robot_moment_of_inertia=self.moment_of_inertia(root),
         )
         root.finish()
         return result, factors
+
+    @staticmethod
+    def moment_of_inertia(root: ObjectView) -> float | None:
+        """``robotMomentOfInertia`` (kg·m²); absent or null: None (the simulation's default)."""
+        if not root.has(MOI_KEY):
+            return None
+        if root.data[MOI_KEY] is None:
+            root.ignore(MOI_KEY)
+            return None
+        return root.number(MOI_KEY, above=0, within=bounds.ROBOT_MOMENT_OF_INERTIA)
 
     def pidf_file(self) -> PIDFProperties | None:
         file = self.open(PIDF_FILE, required=False)

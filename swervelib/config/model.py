@@ -161,6 +161,9 @@ class PhysicalProperties:
     friction: MotorPair = MotorPair(drive=0.2, angle=0.3)  # volts
     steer_rotational_inertia: float = 0.03  # kg·m²
     robot_mass_lb: float = 110.2311
+    # kg·m² about the vertical axis; None: the simulation takes a uniform slab the size of the
+    # bumpers (swervelib's key, which YAGSL ignores)
+    robot_moment_of_inertia: float | None = None
 
     @property
     def robot_mass_kg(self) -> float:

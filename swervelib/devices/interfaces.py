@@ -61,6 +61,11 @@ class ImuSim(ABC):
         """Simulate a disconnected IMU (not every IMU supports this)."""
         raise NotImplementedError(f"{type(self).__name__} cannot simulate a disconnect")
 
+    def report_at_once(self) -> None:  # noqa: B027 - optional hook
+        """Make the yaw just written what the IMU reports from now on, for a device that takes a
+        written value in only on its own next update (a new simulator starts with it: an IMU kept
+        from an earlier model in the process must not report that model's yaw first)."""
+
 
 class Device(ABC):
     """What every adapter has: a label for messages, a refresh, and a fault report."""

@@ -26,7 +26,7 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import wpilib
 from wpimath import estimator, kinematics
@@ -55,6 +55,9 @@ from swervelib.drive.safety import (
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 from swervelib.drive.vision import VisionGate
 from swervelib.text import shown_number
+
+if TYPE_CHECKING:
+    from swervelib.sim.swerve_sim import SwerveSim
 
 LOOP_PERIOD_S = 0.02
 SIM_START_WAIT_S = 5.0  # at most, for simulated phoenix6 devices to report a new simulator
@@ -157,6 +160,8 @@ class SwerveDrive:
         self._simulate = wpilib.RobotBase.isSimulation() if simulate is None else simulate
         self._sim: Any = None
         self._sim_owned = False
+        if self._simulate:
+            self._step_own_simulation(0.0)  # created with the drive: `simulation` is there at once
 
     @classmethod
     def from_directory(
@@ -250,6 +255,15 @@ class SwerveDrive:
         absolute encoder."""
         return tuple(self._devices)
 
+    @property
+    def simulation(self) -> SwerveSim | None:
+        """The physics model of this robot in simulation (:class:`~swervelib.sim.SwerveSim`):
+        its ``true_pose`` is where the simulated robot really is. The drive creates one with
+        itself (and steps it in :meth:`periodic`) when it simulates; a ``SwerveSim`` built on the
+        drive later, e.g. in ``physics.py``, replaces it (and is stepped by whoever built it).
+        None on a robot, or with ``simulate=False`` until a ``SwerveSim`` is built on it."""
+        return self._sim  # type: ignore[no-any-return]
+
     def attach_simulation(self, sim: Any) -> None:
         """Called by :class:`swervelib.sim.SwerveSim`: that model now owns the physics."""
         self._sim = sim
@@ -269,7 +283,8 @@ class SwerveDrive:
             module.seed_relative_encoder()
         self.yaw.resync()
         self._positions = tuple([m.get_position() for m in self.modules])
-        self._reset(self._pose)
+        # one world frame: the estimate starts where the new simulated robot is
+        self._reset(self._sim.true_pose if self._sim is not None else self._pose)
 
     def _step_own_simulation(self, dt: float) -> None:
         if self._sim is None:
@@ -463,13 +478,22 @@ class SwerveDrive:
         A pose that is not finite, or more than 1 km from the origin, is refused (the pose stays
         as it was and the ``Swerve commands`` Alert says why). Off the field is fine: odometry
         started at the origin, a field corner, goes negative on any practice floor.
+
+        In simulation the simulated robot is put at the pose too (as YAGSL does), so an
+        autonomous routine that starts with ``reset_pose`` runs where it says; its gyro reading is
+        left alone, as the drive's is. ``drive.simulation.follow_pose_resets = False`` (or
+        ``SwerveSim(..., follow_pose_resets=False)``) keeps the simulated robot where it is, to
+        test what odometry does with a wrong starting pose.
         """
         problem = pose_problem(pose, None)
         if problem is not None:
             self.refusals.refuse("reset_pose()", problem[1], "pose kept")
             return
         rotation = pose.rotation()  # normalised: Rotation2d(1e308) keeps 1e308 as its radians
-        self._reset(Pose2d(pose.translation(), Rotation2d(rotation.cos(), rotation.sin())))
+        pose = Pose2d(pose.translation(), Rotation2d(rotation.cos(), rotation.sin()))
+        self._reset(pose)
+        if self._sim is not None and self._sim.follow_pose_resets:
+            self._sim.place(pose)  # one world frame: the simulated robot is put there too
 
     def _reset(self, pose: Pose2d) -> None:
         self.estimator.resetPosition(

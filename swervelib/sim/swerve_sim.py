@@ -28,6 +28,13 @@ from swervelib.config.catalog import Bus
 from swervelib.config.model import INCH, ModuleConfig, SteerFeedback
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
 from swervelib.devices.settings import steer_gear_ratio
+from swervelib.drive.telemetry import ROOT, TelemetryVerbosity
+from swervelib.sim.chassis import (
+    Chassis,
+    ChassisProperties,
+    FieldWalls,
+    default_moment_of_inertia,
+)
 from swervelib.sim.motor_model import MotorModel, dc_motor
 from swervelib.sim.truth import CornerTruth, HardwareTruth
 from swervelib.text import printable, printable_repr
@@ -37,6 +44,15 @@ if TYPE_CHECKING:
 
 MAX_SUBSTEP_S = 0.002
 MAX_STEP_S = 1.0
+# The rotating parts of a drive: a brushless FRC motor's rotor and gearbox, reflected to the motor
+# shaft (kg·m²), and a 4 in wheel with its hub about its axle (kg·m²). Approximate; they decide
+# how fast a slipping wheel spins up, not how fast a gripping robot accelerates.
+DRIVE_ROTOR_INERTIA = 1.0e-4
+WHEEL_INERTIA = 5.0e-4
+WHEEL_RADIUS_M = 0.0508  # when the configuration gives only a conversion factor
+# Bumpers reach this far beyond the wheel contact points on every side (metres): a wheel's radius
+# of frame plus bumper, about 5 in, as in YAGSL's simulation.
+BUMPER_MARGIN_M = 0.127
 # The most one by-hand action may move (turn_module_by_hand, rotate_robot_by_hand: degrees;
 # roll_wheel_by_hand: metres): far more than a person does at once, small enough that the model's
 # angles, pose and wheel positions stay finite and precise. Larger amounts are refused.
@@ -111,11 +127,26 @@ class SwerveSim:
         initial_pose: Pose2d | None = None,
         initial_yaw_deg: float = 0.0,
         steer_scrub_volts: float = 0.0,
+        traction: bool = True,
+        walls: FieldWalls | None = None,
+        follow_pose_resets: bool = True,
     ) -> None:
         """``steer_scrub_volts``: extra friction (in motor volts) that the tire's scrub on the floor
         adds to turning a module while the robot stands on its wheels; 0 models a robot on blocks
-        or a floor with negligible scrub."""
+        or a floor with negligible scrub.
+
+        ``traction``: the robot is a rigid body (mass, moment of inertia) pushed by its tyres,
+        whose grip is limited (see :mod:`swervelib.sim.chassis`); wheels can slip. Without it the
+        robot follows its wheels exactly, each drive motor turning a share of the robot's mass.
+        ``walls``: the field perimeter the bumpers stop at (with ``traction`` only).
+
+        ``follow_pose_resets``: the drive's ``reset_pose()`` also puts this simulated robot at the
+        pose (:meth:`place`), so the estimate and the truth share one world frame.
+
+        The true pose is published every step beside the estimate: ``True Pose`` on the drive's
+        Field2d and ``swerve/advantagescope/truePose`` (a Pose2d struct, for AdvantageScope)."""
         self.drive = drive
+        self.follow_pose_resets = follow_pose_resets
         self.truth = truth or HardwareTruth.matching(drive.config)
         self._signal_groups: list[list[Any]] | None = None  # see wait_for_readings
         config = drive.config
@@ -153,7 +184,13 @@ class SwerveSim:
                 )
             metres = drive_config.conversion.drive_m_per_rotation
             angle_inertia = physical.steer_rotational_inertia / gear**2
-            drive_inertia = wheel_mass * (metres / (2 * math.pi)) ** 2
+            if traction:  # the rotor turns its own parts; the tyre couples it to the robot
+                radius = (drive_config.conversion.wheel_diameter_m or 2 * WHEEL_RADIUS_M) / 2
+                drive_inertia = (
+                    DRIVE_ROTOR_INERTIA + WHEEL_INERTIA * (metres / (2 * math.pi * radius)) ** 2
+                )
+            else:
+                drive_inertia = wheel_mass * (metres / (2 * math.pi)) ** 2
             self._corners.append(
                 _Corner(
                     truth=truth_corner,
@@ -189,8 +226,23 @@ class SwerveSim:
         self._pose = initial_pose or Pose2d()
         self._yaw_deg = initial_yaw_deg
         self._yaw_rate_dps = 0.0
+        self.chassis: Chassis | None = None
+        self.battery = traction  # the battery sags under load in the traction model
+        self.supply_current_a = 0.0
+        self._volts = [0.0] * (2 * len(self._corners))
+        if traction:
+            self.chassis = self._new_chassis(walls)
+            from wpilib.simulation import RoboRioSim
+
+            RoboRioSim.setVInVoltage(12.0)  # a fresh battery, whatever an earlier model left
+        self._rim_masses = [
+            c.drive_model.inertia * (2 * math.pi / c.drive_metres_per_rotation) ** 2
+            for c in self._corners
+        ]
+        self._ghost, self._true_pose_topic = _truth_publishers(drive)
         drive.attach_simulation(self)
         self._write_sensors()
+        self.drive.imu.sim.report_at_once()  # no earlier model's yaw on the first read
         drive.resync_after_simulation_start()
 
     # -- read-outs -----------------------------------------------------------------------------------
@@ -248,6 +300,9 @@ class SwerveSim:
         dt = min(dt, MAX_STEP_S)  # a paused process (or an infinite dt) catches up at most this
         substeps = max(1, math.ceil(dt / MAX_SUBSTEP_S))
         h = dt / substeps
+        if self.chassis is not None:
+            self._step_with_traction(self.chassis, substeps, h)
+            return
         for _ in range(substeps):
             states = []
             for corner in self._corners:
@@ -269,6 +324,106 @@ class SwerveSim:
             self._yaw_deg += self._yaw_rate_dps * h
         self._write_sensors(motors=False)
 
+    def _new_chassis(self, walls: FieldWalls | None) -> Chassis:
+        physical = self.drive.config.physical_or_default
+        fronts = [c.location.X() for c in self._corners]
+        lefts = [c.location.Y() for c in self._corners]
+        length = max(fronts) - min(fronts) + 2 * BUMPER_MARGIN_M
+        width = max(lefts) - min(lefts) + 2 * BUMPER_MARGIN_M
+        mass = physical.robot_mass_kg
+        properties = ChassisProperties(
+            mass_kg=mass,
+            moment_of_inertia=(
+                physical.robot_moment_of_inertia or default_moment_of_inertia(mass, length, width)
+            ),
+            wheel_grip=physical.wheel_grip_coefficient_of_friction,
+            bumper_length_m=length,
+            bumper_width_m=width,
+        )
+        pose = self._pose
+        self._heading_start = pose.rotation().radians()
+        return Chassis(
+            properties,
+            list(zip(fronts, lefts, strict=True)),
+            x=pose.X(),
+            y=pose.Y(),
+            heading=self._heading_start,
+            walls=walls,
+        )
+
+    def _step_with_traction(self, chassis: Chassis, substeps: int, h: float) -> None:
+        corners = self._corners
+        speeds = [0.0] * len(corners)
+        angles = [0.0] * len(corners)
+        masses = self._rim_masses
+        yaw_start = self._yaw_deg - math.degrees(chassis.heading)
+        volts = self._volts
+        for _ in range(substeps):
+            for index, corner in enumerate(corners):
+                angle_volts = corner.angle_motor.sim.applied_voltage()
+                drive_volts = corner.drive_motor.sim.applied_voltage()
+                volts[2 * index] = angle_volts
+                volts[2 * index + 1] = drive_volts
+                corner.angle_model.step(angle_volts, h)
+                corner.drive_model.step(drive_volts, h)
+                speeds[index] = corner.wheel_speed()
+                angles[index] = math.radians(corner.module_angle_deg())
+            chassis.grip(h, speeds, angles, masses)
+            for index, corner in enumerate(corners):
+                drive, angle = corner.drive_model, corner.angle_model
+                free = drive.velocity
+                drive.velocity = speeds[index] / (
+                    corner.drive_sign * corner.drive_metres_per_rotation
+                )
+                # the step turned the rotor at its free-spinning speed; it really ran from its
+                # old speed to the one the tyre left it (trapezoid: half the difference)
+                drive.position += (drive.velocity - free) * h / 2
+                if corner.steers_on_encoder:
+                    corner.write_encoder()
+                corner.angle_motor.sim.set_rotor(angle.position, angle.velocity, h)
+                corner.drive_motor.sim.set_rotor(drive.position, drive.velocity, h)
+            chassis.advance(h)
+        self._yaw_rate_dps = math.degrees(chassis.omega)
+        self._yaw_deg = yaw_start + math.degrees(chassis.heading)
+        self._pose = Pose2d(chassis.x, chassis.y, Rotation2d(chassis.heading))
+        if self.battery:
+            self._sag_battery()
+        self._write_sensors(motors=False)
+
+    def _sag_battery(self) -> None:
+        """The battery's voltage under the motors' load (WPILib's BatterySim: 12 V behind
+        0.02 Ω), from each motor's supply current in the last substep."""
+        from wpilib import RobotController
+        from wpilib.simulation import BatterySim, RoboRioSim
+
+        vbus = max(RobotController.getBatteryVoltage(), 1.0)
+        currents = []
+        volts = self._volts
+        for index, corner in enumerate(self._corners):
+            for model, applied in (
+                (corner.angle_model, volts[2 * index]),
+                (corner.drive_model, volts[2 * index + 1]),
+            ):
+                motor = model.motor
+                stator = (applied - model.velocity * 2 * math.pi / motor.Kv) / motor.R
+                currents.append(abs(stator * applied / vbus))  # supply = stator × duty
+        RoboRioSim.setVInVoltage(max(0.0, BatterySim.calculate(currents)))
+        self.supply_current_a = sum(currents)
+
+    def place(self, pose: Pose2d) -> None:
+        """Put the simulated robot at ``pose``, at rest (picked up and set down; its gyro keeps
+        reading what it read, as a real one does)."""
+        self._pose = pose
+        self._yaw_rate_dps = 0.0
+        if self.chassis is not None:
+            self.chassis.place(pose.X(), pose.Y(), pose.rotation().radians())
+        self._publish_truth()
+
+    def _publish_truth(self) -> None:
+        if self._ghost is not None:
+            self._ghost.setPose(self._pose)
+            self._true_pose_topic.set(self._pose)
+
     def _write_sensors(self, *, motors: bool = True) -> None:
         for corner in self._corners:
             corner.write_encoder()  # first: a controller steering on it reads it in set_rotor
@@ -278,6 +433,7 @@ class SwerveSim:
                 corner.drive_motor.sim.set_rotor(drive.position, drive.velocity, MAX_SUBSTEP_S)
         imu_sign = -1.0 if self.truth.imu_reversed else 1.0
         self.drive.imu.sim.set_raw_yaw(imu_sign * self._yaw_deg, imu_sign * self._yaw_rate_dps)
+        self._publish_truth()
 
     # -- things a person does by hand during calibration -------------------------------------------
     def _corner(self, name: str) -> _Corner:
@@ -323,7 +479,19 @@ class SwerveSim:
         self._yaw_deg += amount
         pose = self._pose
         self._pose = Pose2d(pose.translation(), pose.rotation() + Rotation2d.fromDegrees(amount))
+        if self.chassis is not None:
+            self.chassis.heading += math.radians(amount)
         self._write_sensors()
+
+
+def _truth_publishers(drive: SwerveDrive) -> tuple[Any, Any]:
+    """The Field2d object and the NetworkTables topic the true pose is shown on (None, None when
+    the drive publishes no telemetry)."""
+    telemetry = drive.telemetry
+    if telemetry.verbosity is TelemetryVerbosity.NONE:
+        return None, None
+    topic = telemetry.nt.getStructTopic(f"{ROOT}/advantagescope/truePose", Pose2d).publish()
+    return telemetry.field.getObject("True Pose"), topic
 
 
 def hand_amount(value: object, limit: float, unit: str, what: str) -> float:

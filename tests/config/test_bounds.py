@@ -285,6 +285,7 @@ README_ROWS = {
     "PIDF `f`": b.FEEDFORWARD,
     "PIDF `output.min`, `.max`": b.OUTPUT_LIMIT,
     "`robotMass`": b.ROBOT_MASS,
+    "`robotMomentOfInertia`": b.ROBOT_MOMENT_OF_INERTIA,
     "`steerRotationalInertia`": b.STEER_INERTIA,
     "`friction.*`": b.FRICTION,
     "`wheelGripCoefficientOfFriction`": b.WHEEL_GRIP,
@@ -297,8 +298,8 @@ def test_readme_range_table_matches_the_bounds(label: str) -> None:
 
     from tests.conftest import REPO
 
-    readme = (REPO / "README.md").read_text()
-    section = readme.split("### Ranges of numbers", 1)[1].split("\n## ", 1)[0]
+    readme = (REPO / "docs" / "json-reference.md").read_text()
+    section = readme.split("## Ranges of numbers", 1)[1].split("\n## ", 1)[0]
     (row,) = [line for line in section.splitlines() if line.startswith(f"| {label} |")]
     accepted, usual = row.split(" | ")[1:3]
     numbers = {float(n.replace("−", "-")) for n in re.findall(r"−?\d+(?:\.\d+)?(?:e-?\d+)?", row)}

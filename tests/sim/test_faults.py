@@ -34,7 +34,7 @@ def test_motor_that_raises_is_reported_and_the_loop_goes_on(
         monkeypatch.setattr(motor, "set_velocity", lambda *_: (_ for _ in ()).throw(OSError("bus")))
         h.run(1.0, forward)
         assert finite_pose(h.drive)
-        assert h.drive.get_pose().X() > 0.5  # the other three modules keep the odometry going
+        assert h.drive.get_pose().X() > 0.4  # the other three modules keep the odometry going
         texts = alert_texts()
         assert any(
             "frontleft module" in t and "drive position raised RuntimeError" in t for t in texts

@@ -106,7 +106,7 @@ def test_ids_at_the_wrong_corners_break_a_counter_clockwise_spin() -> None:
     with simulated(truth=swap_front) as h:
         h.run(2.0, lambda d: d.drive(ChassisSpeeds(0.0, 0.0, 1.0)))
         bad_yaw, bad_drift = h.sim.true_yaw_deg, h.sim.true_pose.translation().norm()
-    assert good_yaw > 90.0 and good_drift < 0.05
+    assert good_yaw > 80.0 and good_drift < 0.05  # 115° asked; the robot spins up
     assert bad_drift > 0.3 or bad_yaw < 0.5 * good_yaw, (bad_yaw, bad_drift)
 
 

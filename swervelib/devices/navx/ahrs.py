@@ -114,7 +114,7 @@ class NavXImu(UsableFlag, Imu):
         self._sign = -1.0 if settings.inverted else 1.0
         self._port = _Port(settings.imu_type.kind)
         self.alert = FaultAlert(settings.label)
-        self._sim: ImuSim | None = None
+        self._sim: _NavXSim | None = None
         self._last_yaw = 0.0
         self._last_rate = 0.0
         self._value_fault: str | None = None
@@ -146,7 +146,11 @@ class NavXImu(UsableFlag, Imu):
         second), not here, so this stays cheap enough for every loop."""
         device = self._device
         if device is not None and device.isConnected():
-            self._last_yaw = self._read(-device.getAngle(), self._last_yaw)
+            angle = device.getAngle()
+            sim = self._sim
+            if sim is not None and sim.held_yaw is not None:
+                angle = sim.held_angle(angle, device.getYaw())
+            self._last_yaw = self._read(-angle, self._last_yaw)
             self._usable = self._value_fault is None
         else:
             self._usable = False
@@ -181,6 +185,9 @@ class NavXImu(UsableFlag, Imu):
         self._sim = None
 
 
+HELD_MATCH_DEG = 1e-3  # the navX library keeps its yaw in single precision
+
+
 class _NavXSim(ImuSim):
     """The ``navX-Sensor[<port>]`` SimDevice, written in the device's clockwise frame."""
 
@@ -191,12 +198,30 @@ class _NavXSim(ImuSim):
         self._yaw = device.getDouble("Yaw")
         self._rate = device.getDouble("Rate")
         self._connected = device.getBoolean("Connected")
+        self.held_yaw: float | None = None  # see report_at_once
 
     def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
         clockwise = -degrees
         wrapped = clockwise - 360.0 * math.floor((clockwise + 180.0) / 360.0)
         self._yaw.set(wrapped if math.isfinite(clockwise) else clockwise)
         self._rate.set(-rate_dps)
+
+    def report_at_once(self) -> None:
+        """The navX library reads its SimDevice on its own update, in simulated time: until then
+        the adapter reads the yaw just written (as the device's unwrapped angle will be)."""
+        value = self._yaw.get()
+        self.held_yaw = value if math.isfinite(value) else None
+
+    def held_angle(self, angle: float, yaw: float) -> float:
+        """The device's clockwise ``angle`` (unwrapped), or, while its ``yaw`` still differs from
+        the one held, the angle it will report once it has taken that in."""
+        held = self.held_yaw
+        assert held is not None
+        step = (held - yaw + 180.0) % 360.0 - 180.0
+        if abs(step) < HELD_MATCH_DEG:
+            self.held_yaw = None  # taken in: the device reports it itself from now on
+            return angle
+        return angle + step
 
     def set_connected(self, connected: bool) -> None:
         self._connected.set(connected)
