@@ -4,12 +4,15 @@ overrun noise, with exit code 0 (``swervelib.interrupt.end_on_ctrl_c``)."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import signal
 import subprocess
 import sys
 import threading
 from pathlib import Path
+
+import pytest
 
 from tests.conftest import REPO
 from tests.waits import PATIENCE_S
@@ -57,13 +60,28 @@ def run_and_interrupt(project: Path, loops_after_start: int = 25) -> tuple[int, 
     return code, "".join(lines)
 
 
-def test_ctrl_c_ends_the_example_robot_cleanly(tmp_path: Path) -> None:
-    project = tmp_path / "robot_example"
+def readme_robot() -> str:
+    """The robot-code snippet of the README (its Python block that defines ``Robot``)."""
+    text = (REPO / "README.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, flags=re.DOTALL)
+    [robot] = [block for block in blocks if "class Robot" in block]
+    return robot
+
+
+@pytest.mark.parametrize("which", ["robot_example", "README snippet"])
+def test_ctrl_c_ends_the_robot_cleanly(tmp_path: Path, which: str) -> None:
+    """The example robot, and the README's snippet on the reference configuration (driving its
+    own simulation): Ctrl-C while it runs ends it with exit code 0 and nothing alarming."""
+    project = tmp_path / "robot"
     shutil.copytree(
         REPO / "robot_example",
         project,
         ignore=shutil.ignore_patterns("ctre_sim", "networktables.json", "__pycache__"),
     )
+    if which == "README snippet":
+        (project / "physics.py").unlink()
+        shutil.rmtree(project / "tests")
+        (project / "robot.py").write_text(readme_robot())
     code, output = run_and_interrupt(project)
     assert STARTED in output, output[-3000:]
     noise = [line for line in output.splitlines() if any(word in line for word in NOISE)]

@@ -1,4 +1,4 @@
-"""``calibrate DIRECTORY [--server HOST]``: the guided spec §3.1 session at a terminal.
+"""``calibrate DIRECTORY [--server HOST]``: the guided calibration session at a terminal.
 
 A front end over :class:`swervelib.tools.calibrate.CalibrationSession`: it prints each step's
 instructions, shows live readings while the person works (on a terminal), waits for Enter, prints

@@ -1,4 +1,4 @@
-"""``eight-step DIRECTORY --step N | --next | --restore | --finish``: spec §3.2, one step at a time."""
+"""``eight-step DIRECTORY --step N | --next | --restore | --finish``: the eight-step procedure, one step at a time."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from swervelib.tools.edit import format_result
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "eight-step",
-        help="set the configuration to a step of the eight-step inversion procedure (spec §3.2)",
+        help="set the configuration to a step of the eight-step inversion procedure",
         description="When field-oriented translation turns with the robot's heading: set the "
         "IMU inversion, every module's inverted.drive and the module flip to the state of step N "
         "(or the next one), then try the robot: in 4 of the 8 steps it spins out of control, in "

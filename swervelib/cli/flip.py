@@ -1,4 +1,4 @@
-"""``flip DIRECTORY``: move each module's hardware to the diagonally opposite module (§3.3)."""
+"""``flip DIRECTORY``: move each module's hardware to the diagonally opposite module."""
 
 from __future__ import annotations
 
@@ -17,7 +17,7 @@ from swervelib.tools.edit import EditError, format_result
 def register(commands: Any) -> None:
     parser = commands.add_parser(
         "flip",
-        help="swap each module's devices with the diagonally opposite module (spec §3.3)",
+        help="swap each module's devices with the diagonally opposite module",
         description="Move drive, angle and encoder descriptors, inversion flags, encoder offset "
         "and per-module conversion factors to the module diagonally opposite (paired by "
         "location, so any file names work); location and other fields stay. Refuses layouts "

@@ -15,7 +15,7 @@ def register(commands: Any) -> None:
         "offsets",
         help="add to every absoluteEncoderOffset (--add 180), or capture them from the robot",
         description="Change every module's absoluteEncoderOffset. --add DEGREES adds to each "
-        "(spec §3.1: --add 180 when odometry runs backwards), keeping the results in the range "
+        "(--add 180 when odometry runs backwards), keeping the results in the range "
         "the folder's offsets use: [0, 360) when they all are, (-180, 180] when they use negative "
         "numbers (--signed or --unsigned chooses), so that adding 180 twice gives back the very "
         "numbers; modules with encoder `none` are skipped. --capture writes each module's current "

@@ -2,9 +2,9 @@
 
 Pure Python (no wpilib or vendor import). Each tool is also a command of ``python -m swervelib``:
 
-* :func:`add_to_offsets` — ``offsets DIRECTORY --add DEGREES`` (spec §3.1, the +180 fix)
-* :func:`flip_modules` — ``flip DIRECTORY`` (spec §3.3)
-* :func:`eight_step` — ``eight-step DIRECTORY --step N | --next | --restore | --finish`` (spec §3.2)
+* :func:`add_to_offsets` — ``offsets DIRECTORY --add DEGREES`` (the +180 fix)
+* :func:`flip_modules` — ``flip DIRECTORY``
+* :func:`eight_step` — ``eight-step DIRECTORY --step N | --next | --restore | --finish``
 * :func:`migrate` — ``migrate DIRECTORY [--max-speed-in-feet]``: an older YAGSL folder to the current
   format; :func:`plan` says, read-only, what it would change (``check`` uses it)
 

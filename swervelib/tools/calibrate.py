@@ -1,4 +1,4 @@
-"""The guided calibration session: spec §3.1's corrections by observation, as data.
+"""The guided calibration session: the calibration corrections by observation, as data.
 
 The session tells a person what to do, one :class:`Step` at a time, watches the robot's raw
 telemetry (:mod:`swervelib.tools.telemetry_client`) while they do it, and decides from the
@@ -61,7 +61,7 @@ Each :class:`Observation` has ``verdict`` (a :class:`Verdict`), ``accepted``, th
 A movement is refused, and the step asked again, when it is too small (under
 :class:`Thresholds`: 10° for a module, 5 cm for a wheel, 10° for the robot), when the readings went
 back and forth or were still changing at the end (noisy), when another module moved instead
-(wrong module: or the ids belong to another corner, spec §2.5), when the absolute and angle
+(wrong module: or the ids belong to another corner), when the absolute and angle
 encoders disagree (inconsistent), or when a value is missing or implausible (no data).
 
 ``begin`` / ``finish`` each take ``settle_samples`` readings ``sample_interval_s`` apart (4 readings
@@ -384,7 +384,7 @@ class _Attempt:
 
 
 class CalibrationSession:
-    """The spec §3.1 procedure over ``source`` for the configuration in ``directory``.
+    """The calibration procedure over ``source`` for the configuration in ``directory``.
 
     See the module docstring for the protocol. ``thresholds`` sets what is judged;
     ``settle_samples`` / ``sample_interval_s`` how many readings ``begin`` and ``finish`` take and
@@ -704,7 +704,7 @@ class CalibrationSession:
                     f"{step.module} did not move, but {other.signal.label} moved "
                     f"{_fmt(other.change, other.signal.unit, sign=True)}: either the wrong module "
                     f"was moved, or the ids in modules/{step.module}.json belong to another "
-                    "corner (spec §2.5)."
+                    "corner."
                 )
             else:
                 text = (

@@ -1,7 +1,7 @@
 """``offsets DIRECTORY --capture``: every ``absoluteEncoderOffset`` from the live robot's readings.
 
 With every wheel pointing straight forward (bevel gears facing left), each module's
-``Raw Absolute Encoder`` reading is the offset that makes its module angle 0 (spec §3.1: "the
+``Raw Absolute Encoder`` reading is the offset that makes its module angle 0 ("the
 observed ``Raw Absolute Encoder`` value is used as the ``absoluteEncoderOffset``")::
 
     from swervelib.tools.capture import capture_offsets

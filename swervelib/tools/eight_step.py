@@ -1,8 +1,8 @@
-"""``eight-step DIRECTORY --step N | --next | --restore | --finish``: the spec §3.2 procedure.
+"""``eight-step DIRECTORY --step N | --next | --restore | --finish``: the eight-step procedure.
 
 For when translation axes change with the robot heading in field-oriented driving and the single
-corrections of §3.1 did not fix it. Step N is a *state* of three settings, reached from wherever the
-configuration is (the table of §3.2 read cumulatively):
+calibration corrections did not fix it. Step N is a *state* of three settings, reached from wherever the
+configuration is (the procedure's table read cumulatively):
 
 ====  ===========  =====================  ===============================
 step  IMU inverted  every inverted.drive  modules (relative to the start)
@@ -11,7 +11,7 @@ step  IMU inverted  every inverted.drive  modules (relative to the start)
 2     true         false                  as at the start
 3     true         true                   as at the start
 4     false        true                   as at the start
-5     false        true                   flipped (§3.3)
+5     false        true                   flipped
 6     false        false                  flipped
 7     true         false                  flipped
 8     true         true                   flipped
@@ -19,7 +19,7 @@ step  IMU inverted  every inverted.drive  modules (relative to the start)
 
 On a robot, swervelib's simulation of the eight states finds 4 that spin out of control, 2 that hold
 their heading while field-oriented translation turns with it, 1 that holds its heading but drives
-backwards (its front is physically the back, spec §3.4: the fix is the :func:`partner` step, which
+backwards (its front is physically the back: the fix is the :func:`partner` step, which
 flips the modules *and* inverts every drive motor; a flip alone makes it spin) and 1 correct one.
 Each step's instructions say so.
 
@@ -168,7 +168,7 @@ def _watch_for(directory: str, step: int) -> str:
         "  If both hold and forward drives the robot away from you, stop here: "
         f"`python -m swervelib eight-step {directory} --finish` keeps this configuration.",
         "  If both hold but forward drives the robot towards you (in 1 of the steps: its front "
-        f"is physically the back, spec §3.4), step {other} is the one: it flips the modules and "
+        f"is physically the back), step {other} is the one: it flips the modules and "
         "inverts every drive motor together (flipping alone would make the robot spin): "
         f"`python -m swervelib eight-step {directory} --step {other}`.",
     ]
@@ -179,7 +179,7 @@ def _watch_for(directory: str, step: int) -> str:
     else:
         lines.append(
             "  Step 8 was the last. If none of the eight worked, the hardware configuration or the "
-            "wiring is wrong (check device ids against positions, spec §2.5)."
+            "wiring is wrong (check device ids against positions)."
         )
     lines.append(f"  `python -m swervelib eight-step {directory} --restore` returns to the start.")
     return "\n".join(lines)
@@ -254,7 +254,7 @@ def eight_step(
             if progress is not None and progress.step >= 8:
                 raise EditError(
                     "step 8 was the last one. If none of the eight steps worked, the hardware "
-                    f"configuration or wiring is wrong (spec §3.2); `eight-step {shown} --restore` "
+                    f"configuration or wiring is wrong; `eight-step {shown} --restore` "
                     "returns to the start"
                 )
             target = 1 if progress is None else progress.step + 1

@@ -1,4 +1,4 @@
-"""``flip DIRECTORY``: move each module's hardware to the diagonally opposite module file (§3.3).
+"""``flip DIRECTORY``: move each module's hardware to the diagonally opposite module file.
 
 The spec's table (front left ↔ back right, front right ↔ back left) is applied by ``location``, not
 by file names: each module is paired with the module whose ``front`` and ``left`` are both the
@@ -10,8 +10,8 @@ everything that describes the position or the file: ``useCosineCompensator``, un
 rest describes the *physical module* that sits there, and a flip says "the module at this position
 is really the one configured for the opposite position", so all of it travels together:
 
-* ``drive``, ``angle``, ``encoder``: the devices (spec §3.3).
-* ``absoluteEncoderOffset``: the encoder's zero on that physical module (spec §3.3).
+* ``drive``, ``angle``, ``encoder``: the devices.
+* ``absoluteEncoderOffset``: the encoder's zero on that physical module.
 * ``absoluteEncoderInverted``: describes the encoder's reading direction. The encoder moves, so the
   flag moves with it; left behind, the encoder would read backwards in its new file.
 * ``inverted`` (``drive`` and ``angle``): describes how each motor is mounted and wired. Turning
@@ -121,7 +121,7 @@ def flip_modules(
     dry_run: bool = False,
     fault_hook: FaultHook | None = None,
 ) -> EditResult:
-    """Swap each diagonal pair's hardware fields (spec §3.3); refuses layouts without clean pairs."""
+    """Swap each diagonal pair's hardware fields; refuses layouts without clean pairs."""
     with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
         pairs = apply_flip(editor)
         return editor.commit(f"flip ({describe_pairs(pairs)})")

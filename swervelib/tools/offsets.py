@@ -1,6 +1,6 @@
 """``offsets DIRECTORY --add DEGREES``: add to every module's ``absoluteEncoderOffset``.
 
-Spec §3.1: when spinning in place is counter-clockwise positive but odometry shows the robot driving
+When spinning in place is counter-clockwise positive but odometry shows the robot driving
 backwards while it drives forwards, add 180 to every ``absoluteEncoderOffset``.
 
 Where the result is kept: any offset is equivalent to itself plus whole turns (the module angle is

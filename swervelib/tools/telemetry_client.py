@@ -1,4 +1,4 @@
-"""Reading a robot's raw swerve telemetry from outside the robot (spec §2.3).
+"""Reading a robot's raw swerve telemetry from outside the robot.
 
 The robot (``SwerveDrive``, telemetry verbosity ``HIGH``) publishes under
 ``/SmartDashboard/swerve/``: per module ``modules/<name>/Raw Absolute Encoder`` (degrees, after

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import time
@@ -34,6 +33,7 @@ from swervelib.tools.telemetry_client import (
 )
 from tests.calibrate import assert_config_describes
 from tests.conftest import REPO
+from tests.processes import interrupt
 from tests.waits import until
 
 STILL_READS = 4  # readings unchanged over this many reads, 50 ms apart (several robot loops)
@@ -101,12 +101,7 @@ def robot(tmp_path: Path) -> Iterator[tuple[Path, HardwareTruth]]:
     try:
         yield directory, truth
     finally:
-        process.send_signal(signal.SIGINT)
-        try:
-            process.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        interrupt(process)
 
 
 def test_guided_session_against_robotpy_sim(robot: tuple[Path, HardwareTruth]) -> None:
