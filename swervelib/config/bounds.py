@@ -184,6 +184,37 @@ ROBOT_MASS: Final = Range(
     unusually_low="robotMass is in pounds (YAGSL's default 110.2311 lb is 50 kg)",
     unusually_high="robotMass is in pounds (YAGSL's default 110.2311 lb is 50 kg)",
 )
+# -- the drive feedforward (pidfproperties.json drive.feedforward, SI: volts per m/s, per m/s²) -----
+FEEDFORWARD_KS: Final = Range(
+    0,
+    6,
+    "volts",
+    too_low="kS is the voltage that just overcomes friction: never negative",
+    too_high="a drive that needs 6 V to start moving would barely move at all",
+    warn_high=1.5,
+    unusually_high="drive modules need 0.05-0.5 V to break friction",
+)
+FEEDFORWARD_KV: Final = Range(
+    0.1,
+    100,
+    "volts per m/s",
+    too_low="below 0.1 V per m/s the wheel's free speed would be over 100 m/s",
+    too_high="above 100 V per m/s the robot could not reach 0.12 m/s",
+    warn_low=1,
+    warn_high=6,
+    unusually_low="swerve drives need 1.5-4 V per m/s (12 V over a 3-8 m/s free speed)",
+    unusually_high="swerve drives need 1.5-4 V per m/s (12 V over a 3-8 m/s free speed)",
+)
+FEEDFORWARD_KA: Final = Range(
+    0,
+    20,
+    "volts per m/s^2",
+    too_low="kA is the voltage per unit of acceleration: never negative",
+    too_high="above 20 V per m/s^2 the robot could not accelerate at 0.6 m/s^2",
+    warn_high=2,
+    unusually_high="swerve drives need 0.05-1 V per m/s^2",
+)
+
 ROBOT_MOMENT_OF_INERTIA: Final = Range(
     0.05,
     200,

@@ -59,6 +59,7 @@ from swervelib.config.model import (
     ConversionFactors,
     DeviceConfig,
     DriveConfig,
+    DriveFeedforward,
     Location,
     ModuleConfig,
     MotorInversion,
@@ -73,6 +74,7 @@ from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
 from swervelib.safe_read import Problem as ReadProblem
 from swervelib.text import printable_repr
 
+FEEDFORWARD_KEY = "feedforward"  # pidfproperties.json drive.feedforward: swervelib's own key
 MOI_KEY = "robotMomentOfInertia"  # kg·m², optional: swervelib's own key (YAGSL ignores it)
 JOURNAL_FILE = ".swervelib-journal.json"  # written by swervelib.tools.edit during a commit
 DRIVE_FILE = "swervedrive.json"
@@ -540,8 +542,27 @@ class _Loader:
                 output.error(
                     None, "output.min must be below output.max", found=f"min {low:g}, max {high:g}"
                 )
-        view.finish()
+        view.finish(known_elsewhere=(FEEDFORWARD_KEY,) if key == "drive" else ())
         return PIDF(p=p, i=i, d=d, f=f, iz=iz, output_min=low, output_max=high)
+
+    @staticmethod
+    def drive_feedforward(root: ObjectView) -> DriveFeedforward | None:
+        """``drive.feedforward`` of pidfproperties.json: ``{"kS": V, "kV": V per m/s, "kA": V per
+        m/s²}`` (each optional, 0 when left out, kV required); None when there is none."""
+        drive = root.data.get("drive")
+        if not isinstance(drive, dict) or FEEDFORWARD_KEY not in drive:
+            return None
+        view = root.obj("drive")
+        feedforward = view.obj(FEEDFORWARD_KEY) if view is not None else None
+        if feedforward is None:
+            return None
+        ks = feedforward.number("kS", 0.0, minimum=0, within=bounds.FEEDFORWARD_KS)
+        kv = feedforward.number("kV", within=bounds.FEEDFORWARD_KV)
+        ka = feedforward.number("kA", 0.0, minimum=0, within=bounds.FEEDFORWARD_KA)
+        feedforward.finish()
+        if not feedforward.ok("kS", "kV", "kA"):
+            return None
+        return DriveFeedforward(ks, kv, ka)
 
     def physical_file(self) -> tuple[PhysicalProperties | None, ConversionFactors | None]:
         """The physical properties, and their conversion factors (None when those had errors)."""
@@ -605,8 +626,9 @@ class _Loader:
             return None
         drive = self.pidf(root, "drive")
         angle = self.pidf(root, "angle")
+        feedforward = self.drive_feedforward(root)
         root.finish()
-        return PIDFProperties(drive, angle) if drive and angle else None
+        return PIDFProperties(drive, angle, feedforward) if drive and angle else None
 
     def controller_file(self) -> ControllerProperties | None:
         file = self.open(CONTROLLER_FILE, required=False)

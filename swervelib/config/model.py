@@ -184,11 +184,23 @@ class PIDF:
 
 
 @dataclass(frozen=True, slots=True)
+class DriveFeedforward:
+    """The drive motors' feedforward, in SI units of the wheel: volts = kS·sign(v) + kV·v + kA·a,
+    with v in m/s and a in m/s² (``pidfproperties.json`` ``drive.feedforward``, swervelib's key)."""
+
+    ks: float = 0.0
+    kv: float = 0.0
+    ka: float = 0.0
+
+
+@dataclass(frozen=True, slots=True)
 class PIDFProperties:
-    """``modules/pidfproperties.json``."""
+    """``modules/pidfproperties.json``. ``drive_feedforward`` is None when the file gives none:
+    the drive then derives one from its motors (see :meth:`SwerveDrive.drive_feedforward`)."""
 
     drive: PIDF
     angle: PIDF
+    drive_feedforward: DriveFeedforward | None = None
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,9 +39,10 @@ from wpimath.geometry import Rotation2d, Translation2d
 from wpimath.kinematics import SwerveModulePosition, SwerveModuleState
 
 from swervelib.angles import wrap_180, wrap_360
-from swervelib.config.model import ModuleConfig, SteerFeedback
+from swervelib.config.model import DriveFeedforward, ModuleConfig, SteerFeedback
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
+from swervelib.drive.feedforward import volts
 from swervelib.text import shown_number
 
 NOMINAL_VOLTS = 12.0
@@ -108,7 +109,7 @@ class SwerveModule:
         self.encoder = encoder
         self.free_speed_mps = free_speed_mps
         self.use_cosine_compensator = config.use_cosine_compensator
-        self._kv = NOMINAL_VOLTS / free_speed_mps
+        self.feedforward = DriveFeedforward(kv=NOMINAL_VOLTS / free_speed_mps)
         self._hold_below_mps = ANTI_JITTER_FRACTION * free_speed_mps
         self._offset = config.absolute_encoder_offset_deg
         # The absolute encoder closes the steering loop on the angle controller: commands are in
@@ -286,14 +287,31 @@ class SwerveModule:
         return self.position
 
     # -- commands ----------------------------------------------------------------------------------
-    def set_desired_state(self, state: SwerveModuleState, *, force_angle: bool = False) -> None:
+    def set_desired_state(
+        self,
+        state: SwerveModuleState,
+        *,
+        force_angle: bool = False,
+        acceleration_mps2: float = 0.0,
+    ) -> None:
         """Follow ``state``: optimise (never turn more than 90°), cosine-compensate, command.
 
-        A speed or angle that is not a finite number stops the module instead (counted in
-        :attr:`refused`, shown on the module's Alert); a speed beyond the module's free speed
-        is limited to it.
+        ``acceleration_mps2``: the wheel's acceleration along ``state``'s direction (a path
+        follower's feedforward), added through the feedforward's kA; it turns with the speed when
+        optimisation reverses the wheel, and is cosine-compensated with it. A speed or angle that
+        is not a finite number stops the module instead (counted in :attr:`refused`, shown on the
+        module's Alert); a speed beyond the module's free speed is limited to it; an acceleration
+        that is not finite counts as 0.
         """
-        state.optimize(self._angle)
+        if acceleration_mps2:
+            asked = state.angle.radians()  # a float: optimize() changes the state in place
+            state.optimize(self._angle)
+            if _cos(state.angle.radians() - asked) < 0.0:  # reversed: it accelerates the other way
+                acceleration_mps2 = -acceleration_mps2
+            if not math.isfinite(acceleration_mps2):
+                acceleration_mps2 = 0.0
+        else:
+            state.optimize(self._angle)
         speed = state.speed
         if force_angle or abs(speed) >= self._hold_below_mps:
             target = state.angle.degrees() % 360.0
@@ -311,7 +329,10 @@ class SwerveModule:
         stopped = self.steering_stopped
         if self.use_cosine_compensator or stopped:
             scale = _cos(error * _RADIANS_PER_DEGREE)
-            speed = speed * scale if scale > 0.0 else 0.0
+            if scale < 0.0:
+                scale = 0.0
+            speed *= scale
+            acceleration_mps2 *= scale
         self.speed_setpoint_mps = speed
         self.angle_setpoint_deg = target
         # Not steering: nothing for the runaway and stall checks to judge.
@@ -328,9 +349,9 @@ class SwerveModule:
                 self.angle_motor.set_angle(steer)
             else:
                 self.angle_motor.set_voltage(0.0)
-            self.drive_motor.set_velocity(speed, self._kv * speed)
+            self.drive_motor.set_velocity(speed, volts(self.feedforward, speed, acceleration_mps2))
         except Exception:
-            self._command_guarded(steer, speed)
+            self._command_guarded(steer, speed, acceleration_mps2)
             return
         if self._errors:
             self._forget(COMMAND_ERRORS)
@@ -344,7 +365,7 @@ class SwerveModule:
         )
         self.stop()
 
-    def _command_guarded(self, steer_deg: float | None, speed: float) -> None:
+    def _command_guarded(self, steer_deg: float | None, speed: float, acceleration: float) -> None:
         """Both commands again, each on its own: a failure is reported, never raised."""
         try:
             if steer_deg is not None:
@@ -356,7 +377,7 @@ class SwerveModule:
         else:
             self._errors.pop("angle command", None)
         try:
-            self.drive_motor.set_velocity(speed, self._kv * speed)
+            self.drive_motor.set_velocity(speed, volts(self.feedforward, speed, acceleration))
         except Exception as failure:
             self._errors["drive command"] = f"drive command raised {failure!r}"
         else:

@@ -34,7 +34,7 @@ from wpimath.controller import PIDController
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition, SwerveModuleState
 
-from swervelib.config import ConfigError, Problem, SwerveConfig, load_directory
+from swervelib.config import ConfigError, DriveFeedforward, Problem, SwerveConfig, load_directory
 from swervelib.config.catalog import Vendor
 from swervelib.config.loader import MODULE_COUNT_MESSAGE, SUPPORTED_MODULE_COUNTS
 from swervelib.devices.faults import FaultAlert
@@ -42,6 +42,7 @@ from swervelib.devices.interfaces import Device, Imu
 from swervelib.drive.builder import build_imu, build_module
 from swervelib.drive.config_warnings import announce
 from swervelib.drive.diagnostics import DriveDiagnostics
+from swervelib.drive.feedforward import derived_feedforward
 from swervelib.drive.heading import YawTracker
 from swervelib.drive.housekeeping import RoundRobin
 from swervelib.drive.module import SwerveModule
@@ -107,6 +108,11 @@ class SwerveDrive:
             build_module(config, m) for m in config.modules
         )
         self.imu: Imu = build_imu(config)
+        configured = config.pidf.drive_feedforward if config.pidf is not None else None
+        for module, module_config in zip(self.modules, config.modules, strict=True):
+            module.feedforward = configured or derived_feedforward(
+                module_config, config.physical_or_default, count
+            )
         self._imu_error_alert = FaultAlert("Swerve IMU")
         self._refresh_alert = FaultAlert("Swerve sensors")
         physical_max = min(m.free_speed_mps for m in self.modules)
@@ -359,12 +365,28 @@ class SwerveDrive:
         *,
         field_relative: bool = False,
         center_of_rotation: Translation2d | None = None,
+        feedforwards: Any = None,
     ) -> None:
         """Drive at ``speeds`` (m/s, rad/s); robot-relative unless ``field_relative``.
 
+        ``feedforwards``: each module's acceleration (m/s², module order, along the module's
+        direction), e.g. PathPlanner's ``DriveFeedforwards`` (its module accelerations are used:
+        ``accelerationsMPS`` in robotpy-pathplannerlib) or a plain sequence; added through each module's feedforward kA, with the sign
+        turned when optimisation reverses a wheel and the cosine scale applied.
+
         Speeds that are not finite numbers, or a centre of rotation that is not finite or more
-        than 1 km away, are refused: the drive stops and the ``Swerve commands`` Alert says why.
+        than 1 km away, or feedforwards of the wrong length, are refused: the drive stops and
+        the ``Swerve commands`` Alert says why.
         """
+        accelerations = None
+        if feedforwards is not None:
+            accelerations = list(_module_accelerations(feedforwards))
+            if len(accelerations) != len(self.modules):
+                self._refuse(
+                    "drive()",
+                    f"{len(accelerations)} feedforwards for {len(self.modules)} modules",
+                )
+                return
         if self.diagnostics.should_stop:
             self.stop()
             return
@@ -394,12 +416,40 @@ class SwerveDrive:
             states = self.kinematics.toSwerveModuleStates(robot)
         else:
             states = self.kinematics.toSwerveModuleStates(robot, center_of_rotation)
-        self._apply_states(self.kinematics.desaturateWheelSpeeds(states, self.max_speed))
+        self._apply_states(
+            self.kinematics.desaturateWheelSpeeds(states, self.max_speed), accelerations
+        )
 
-    def _apply_states(self, states: Sequence[SwerveModuleState]) -> None:
-        for module, state in zip(self.modules, states, strict=True):
-            module.set_desired_state(state)
+    def _apply_states(
+        self, states: Sequence[SwerveModuleState], accelerations: Sequence[float] | None = None
+    ) -> None:
+        if accelerations is None:
+            for module, state in zip(self.modules, states, strict=True):
+                module.set_desired_state(state)
+        else:
+            for module, state, acceleration in zip(
+                self.modules, states, accelerations, strict=True
+            ):
+                module.set_desired_state(state, acceleration_mps2=acceleration)
         self._desired_states = list(states)
+
+    # -- feedforward ----------------------------------------------------------------------------------
+    @property
+    def drive_feedforward(self) -> tuple[DriveFeedforward, ...]:
+        """Each module's drive feedforward (volts = kS·sign(v) + kV·v + kA·a; SI units of the
+        wheel), from ``pidfproperties.json`` ``drive.feedforward`` or derived from the motors."""
+        return tuple(m.feedforward for m in self.modules)
+
+    def set_drive_feedforward(self, ks: float, kv: float, ka: float = 0.0) -> None:
+        """Replace every module's drive feedforward (e.g. with a SysId result): kS in volts, kV
+        in volts per m/s, kA in volts per m/s². Values that are not finite, or negative (kV: not
+        positive), are refused with ValueError."""
+        for name, value in (("ks", ks), ("kv", kv), ("ka", ka)):
+            if not (math.isfinite(value) and value >= 0.0) or (name == "kv" and value == 0.0):
+                raise ValueError(f"{name} must be a finite number >= 0 (kv > 0), not {value!r}")
+        feedforward = DriveFeedforward(ks=float(ks), kv=float(kv), ka=float(ka))
+        for module in self.modules:
+            module.feedforward = feedforward
 
     def _refuse(self, call: str, why: str) -> None:
         """A refused command: stop, and say so on the ``Swerve commands`` Alert."""
@@ -554,3 +604,14 @@ class SwerveDrive:
         return ChassisSpeeds.fromRobotRelativeSpeeds(
             self.get_robot_relative_speeds(), self._pose.rotation()
         )
+
+
+def _module_accelerations(feedforwards: Any) -> Any:
+    """The module accelerations of PathPlanner's ``DriveFeedforwards`` (robotpy-pathplannerlib
+    names them ``accelerationsMPS``, PathPlannerLib's Java ``accelerationsMPSSq``), or the
+    sequence itself."""
+    for name in ("accelerationsMPS", "accelerationsMPSSq"):
+        values = getattr(feedforwards, name, None)
+        if values is not None:
+            return values
+    return feedforwards
