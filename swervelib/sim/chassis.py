@@ -76,9 +76,29 @@ class ChassisProperties:
                 raise ValueError(f"ChassisProperties.{name} must be {low}-{high}, not {value!r}")
 
 
+# Bumpers reach this far beyond the wheel contact points on every side (metres): a wheel's radius
+# of frame plus bumper, about 5 in, as in YAGSL's simulation.
+BUMPER_MARGIN_M = 0.127
+
+
+def bumper_box(wheels: Sequence[tuple[float, float]]) -> tuple[float, float]:
+    """The bumpers' length and width (metres) around wheels at (front, left) positions."""
+    fronts = [front for front, _ in wheels]
+    lefts = [left for _, left in wheels]
+    length = max(fronts) - min(fronts) + 2 * BUMPER_MARGIN_M
+    return length, max(lefts) - min(lefts) + 2 * BUMPER_MARGIN_M
+
+
 def default_moment_of_inertia(mass_kg: float, length_m: float, width_m: float) -> float:
     """A uniform slab the size of the bumpers: m·(L² + W²)/12 (kg·m²)."""
     return mass_kg * (length_m**2 + width_m**2) / 12.0
+
+
+def moment_of_inertia(
+    mass_kg: float, configured: float | None, wheels: Sequence[tuple[float, float]]
+) -> float:
+    """``configured`` (``robotMomentOfInertia``), else the bumper-sized slab's."""
+    return configured or default_moment_of_inertia(mass_kg, *bumper_box(wheels))
 
 
 class Chassis:

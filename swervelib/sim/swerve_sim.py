@@ -33,7 +33,8 @@ from swervelib.sim.chassis import (
     Chassis,
     ChassisProperties,
     FieldWalls,
-    default_moment_of_inertia,
+    bumper_box,
+    moment_of_inertia,
 )
 from swervelib.sim.motor_model import MotorModel, dc_motor
 from swervelib.sim.truth import CornerTruth, HardwareTruth
@@ -50,9 +51,6 @@ MAX_STEP_S = 1.0
 DRIVE_ROTOR_INERTIA = 1.0e-4
 WHEEL_INERTIA = 5.0e-4
 WHEEL_RADIUS_M = 0.0508  # when the configuration gives only a conversion factor
-# Bumpers reach this far beyond the wheel contact points on every side (metres): a wheel's radius
-# of frame plus bumper, about 5 in, as in YAGSL's simulation.
-BUMPER_MARGIN_M = 0.127
 # The most one by-hand action may move (turn_module_by_hand, rotate_robot_by_hand: degrees;
 # roll_wheel_by_hand: metres): far more than a person does at once, small enough that the model's
 # angles, pose and wheel positions stay finite and precise. Larger amounts are refused.
@@ -326,16 +324,12 @@ class SwerveSim:
 
     def _new_chassis(self, walls: FieldWalls | None) -> Chassis:
         physical = self.drive.config.physical_or_default
-        fronts = [c.location.X() for c in self._corners]
-        lefts = [c.location.Y() for c in self._corners]
-        length = max(fronts) - min(fronts) + 2 * BUMPER_MARGIN_M
-        width = max(lefts) - min(lefts) + 2 * BUMPER_MARGIN_M
+        wheels = [(c.location.X(), c.location.Y()) for c in self._corners]
+        length, width = bumper_box(wheels)
         mass = physical.robot_mass_kg
         properties = ChassisProperties(
             mass_kg=mass,
-            moment_of_inertia=(
-                physical.robot_moment_of_inertia or default_moment_of_inertia(mass, length, width)
-            ),
+            moment_of_inertia=moment_of_inertia(mass, physical.robot_moment_of_inertia, wheels),
             wheel_grip=physical.wheel_grip_coefficient_of_friction,
             bumper_length_m=length,
             bumper_width_m=width,
@@ -344,7 +338,7 @@ class SwerveSim:
         self._heading_start = pose.rotation().radians()
         return Chassis(
             properties,
-            list(zip(fronts, lefts, strict=True)),
+            wheels,
             x=pose.X(),
             y=pose.Y(),
             heading=self._heading_start,

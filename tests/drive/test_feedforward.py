@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import math
 import shutil
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,7 @@ from wpimath.system.plant import DCMotor
 
 from swervelib.config import ConfigError, DriveFeedforward, load_directory
 from swervelib.drive.feedforward import volts
-from tests.drive.harness import REV_NAVX, simulated
+from tests.drive.harness import REV_NAVX, shared_drive, simulated
 from tests.json_files import edit_json
 
 
@@ -69,6 +70,16 @@ def test_the_derived_feedforward_comes_from_the_motors() -> None:
             assert feedforward.kv == pytest.approx(12.0 / module.max_drive_speed_mps)
             assert feedforward.ka == pytest.approx(expected_ka)
             assert 0.05 < feedforward.ka < 1.0
+
+
+@pytest.fixture(autouse=True)
+def restore_feedforward() -> Iterator[None]:
+    """The tests change the session's shared drive's feedforward: put it back afterwards."""
+    drive = shared_drive(REV_NAVX)
+    saved = [m.feedforward for m in drive.modules]
+    yield
+    for module, feedforward in zip(drive.modules, saved, strict=True):
+        module.feedforward = feedforward
 
 
 class Sent:

@@ -1,44 +1,26 @@
-"""A PathPlanner path, started with ``reset_pose`` away from the origin, ends where the path ends
-in the simulated truth (tyres, mass and all), not only in odometry: one world frame."""
+"""PathPlanner on a swervelib drive, judged in the simulated truth (tyres, mass and all): a path
+started with ``reset_pose`` away from the origin ends where the path ends (one world frame); a fast
+path tracks better with PathPlanner's feedforwards; ``AutoBuilder`` configured by
+``swervelib.pathplanner`` follows a path on the blue and on the red alliance."""
 
 from __future__ import annotations
 
 import math
+from typing import Any
 
-from pathplannerlib.config import ModuleConfig, PIDConstants, RobotConfig
+import pytest
+from pathplannerlib.config import PIDConstants
 from pathplannerlib.controller import PPHolonomicDriveController
 from pathplannerlib.path import GoalEndState, PathConstraints, PathPlannerPath
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
-from wpimath.system.plant import DCMotor
 
 from swervelib import SwerveDrive
+from swervelib.pathplanner import configure_auto_builder, module_order_problem, robot_config
 from tests.drive.harness import LOOP, simulated
 
 START = Pose2d(2.0, 4.0, Rotation2d.fromDegrees(0.0))
 END = Pose2d(5.0, 5.5, Rotation2d.fromDegrees(90.0))
-
-
-def robot_config(drive: SwerveDrive) -> RobotConfig:
-    """PathPlanner's description of the robot, from its configuration (module order kept)."""
-    config = drive.config
-    physical = config.physical_or_default
-    module = config.modules[0]
-    wheel_radius = (module.conversion.wheel_diameter_m or 0.1016) / 2
-    gearing = module.conversion.drive_gear_ratio or 6.75
-    return RobotConfig(
-        physical.robot_mass_kg,
-        6.0,
-        ModuleConfig(
-            wheel_radius,
-            drive.max_speed,
-            physical.wheel_grip_coefficient_of_friction,
-            DCMotor.neoVortex(1).withReduction(gearing),  # PathPlanner wants the wheel's motor
-            physical.current_limit.drive,
-            1,
-        ),
-        [m.location for m in drive.modules],
-    )
 
 
 def test_a_path_started_away_from_the_origin_ends_at_its_end_in_the_truth() -> None:
@@ -115,3 +97,66 @@ def test_a_fast_path_tracks_better_with_feedforwards() -> None:
         f"{without_mean * 100:.1f} cm without"
     )
     assert with_mean < 0.8 * without_mean and with_worst < without_worst
+
+
+def test_robot_config_comes_from_the_swerve_json() -> None:
+    with simulated() as h:
+        drive = h.drive
+        config = robot_config(drive)
+        physical = drive.config.physical_or_default
+        assert config.massKG == physical.robot_mass_kg
+        assert config.moduleConfig.wheelCOF == physical.wheel_grip_coefficient_of_friction
+        assert config.moduleConfig.driveCurrentLimit == physical.current_limit.drive
+        assert config.moduleConfig.maxDriveVelocityMPS == drive.module_max_speed
+        assert config.moduleLocations == [m.location for m in drive.modules]
+        assert module_order_problem(drive) is None  # the reference robot lists FL, FR, BL, BR
+        # a free-spinning wheel: the motor through the gearing reaches the module's free speed
+        motor = config.moduleConfig.driveMotor
+        wheel_speed = motor.freeSpeed * config.moduleConfig.wheelRadiusMeters
+        assert wheel_speed == pytest.approx(drive.module_max_speed, rel=0.01)
+
+
+_CONFIGURED: list[Any] = []  # AutoBuilder is configured once per process
+
+
+@pytest.mark.parametrize("alliance", ["blue", "red"])
+def test_auto_builder_follows_a_path_on_either_alliance(alliance: str) -> None:
+    """``configure_auto_builder`` then ``AutoBuilder.followPath``, run by the commands2 scheduler
+    as a robot runs it: on red the path is flipped, and the truth ends at the flipped end."""
+    import commands2
+    from hal import AllianceStationID
+    from pathplannerlib.auto import AutoBuilder
+    from pathplannerlib.util import FlippingUtil
+    from wpilib.simulation import DriverStationSim
+
+    path = PathPlannerPath(
+        PathPlannerPath.waypointsFromPoses([START, Pose2d(3.8, 4.2, Rotation2d()), END]),
+        PathConstraints(2.0, 2.0, math.radians(360.0), math.radians(540.0)),
+        None,
+        GoalEndState(0.0, END.rotation()),
+    )
+    station = AllianceStationID.kRed1 if alliance == "red" else AllianceStationID.kBlue1
+    DriverStationSim.setAllianceStationId(station)
+    DriverStationSim.notifyNewData()
+    try:
+        with simulated() as h:
+            if not _CONFIGURED:
+                subsystem = commands2.Subsystem()
+                configure_auto_builder(h.drive, subsystem)
+                _CONFIGURED.append(subsystem)
+            flip = FlippingUtil.flipFieldPose if alliance == "red" else (lambda pose: pose)
+            assert AutoBuilder.shouldFlip() is (alliance == "red")
+            h.drive.reset_pose(flip(START))
+            command = AutoBuilder.followPath(path)
+            scheduler = commands2.CommandScheduler.getInstance()
+            scheduler.schedule(command)
+            h.run(6.0, lambda d: scheduler.run())
+            assert not scheduler.isScheduled(command)  # finished
+            truth, end = h.sim.true_pose, flip(END)
+            distance = truth.translation().distance(end.translation())
+            heading = abs((truth.rotation() - end.rotation()).degrees())
+            print(f"\n[auto builder, {alliance}] {distance * 100:.1f} cm / {heading:.2f}° off")
+            assert distance < 0.05 and heading < 2.0, (alliance, truth, end)
+    finally:
+        DriverStationSim.setAllianceStationId(AllianceStationID.kBlue1)
+        DriverStationSim.notifyNewData()
