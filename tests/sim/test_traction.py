@@ -14,6 +14,7 @@ from typing import Any
 import ntcore
 import pytest
 import wpilib
+from wpilib.simulation import DriverStationSim, pauseTiming, resumeTiming, stepTiming
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
@@ -199,3 +200,29 @@ def test_a_new_model_on_pooled_devices_starts_without_a_heading_jump() -> None:
         wpilib.simulation.stepTiming(LOOP)
     assert all(abs(h) < 0.5 for h in headings), headings
     assert drive.get_pose().translation().distance(Translation2d()) < 0.01
+
+
+def test_a_drive_stepping_its_own_simulation_reads_a_fresh_heading() -> None:
+    """A drive built in simulation steps its own SwerveSim at the start of ``periodic()``, then
+    reads its sensors at once: the navX must report the heading just simulated, not the last
+    loop's (which would put a robot loop of rotation, 2.3° at 2 rad/s, into odometry)."""
+    pauseTiming()
+    DriverStationSim.setEnabled(True)
+    DriverStationSim.notifyNewData()
+    drive = SwerveDrive.from_directory(REV_NAVX)  # simulates itself: nobody else steps it
+    try:
+        sim = drive.simulation
+        assert sim is not None
+        worst = 0.0
+        for _ in range(50):
+            drive.periodic()
+            error = (drive.get_pose().rotation() - sim.true_pose.rotation()).degrees()
+            worst = max(worst, abs(error))
+            drive.drive(ChassisSpeeds(0.0, 0.0, 2.0))
+            stepTiming(LOOP)
+        assert sim.true_pose.rotation().degrees() > 45.0  # it did turn
+        assert worst < 0.5, worst
+    finally:
+        drive.stop()
+        forget_drive(REV_NAVX)  # the shared drive's devices were reconfigured: rebuild it
+        resumeTiming()

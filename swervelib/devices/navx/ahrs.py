@@ -201,10 +201,14 @@ class _NavXSim(ImuSim):
         self.held_yaw: float | None = None  # see report_at_once
 
     def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
+        """Write the yaw. The navX library reads its SimDevice only on its own update, in
+        simulated time: until it has, the adapter reads the yaw written here (as a real navX,
+        whose reading is a few milliseconds old, not a whole robot loop)."""
         clockwise = -degrees
         wrapped = clockwise - 360.0 * math.floor((clockwise + 180.0) / 360.0)
         self._yaw.set(wrapped if math.isfinite(clockwise) else clockwise)
         self._rate.set(-rate_dps)
+        self.held_yaw = wrapped if math.isfinite(wrapped) else None
 
     def report_at_once(self) -> None:
         """The navX library reads its SimDevice on its own update, in simulated time: until then
