@@ -122,6 +122,18 @@ class SwerveMotor(Device):
         """Seed the relative encoder (metres or degrees)."""
 
     @abstractmethod
+    def get_applied_volts(self) -> float:
+        """The voltage the controller applies now, in volts, signed as the motor's output after
+        inversion (positive: the mechanism turns its positive way). Read on demand, not every loop
+        (SysId and diagnostics ask for it); NaN when the controller cannot tell."""
+
+    @abstractmethod
+    def get_current_amps(self) -> float:
+        """The motor's current now, in amperes: the controller's stator (or output) current, with
+        the sign the vendor gives it (REV: never negative; CTRE: the direction of the torque);
+        NaN when the controller cannot tell."""
+
+    @abstractmethod
     def set_brake(self, brake: bool) -> None:
         """Idle mode: brake (True) or coast (False)."""
 

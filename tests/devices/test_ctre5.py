@@ -211,6 +211,12 @@ def test_talonsrx_positive_voltage_reverses_the_bare_motor_when_inverted(
     v_flipped = wait_for(flipped.sim.applied_voltage, lambda v: abs(v + 6.0) < 0.05, each=command)
     assert v_plain == pytest.approx(6.0, abs=0.05)
     assert v_flipped == pytest.approx(-6.0, abs=0.05)
+    # what the adapters report: the commanded direction after inversion, and a current
+    for m in (plain, flipped):
+        assert wait_for(m.get_applied_volts, lambda v: abs(v - 6.0) < 0.1, each=command) == (
+            pytest.approx(6.0, abs=0.1)
+        )
+        assert math.isfinite(m.get_current_amps())
 
 
 def test_talonsrx_outputs_stop_without_driver_station_enable() -> None:

@@ -410,6 +410,28 @@ def test_applied_voltage_follows_flag(module: Module, enabled: None) -> None:
             module.turn(m, module.rotor[m], 0.0)
 
 
+def test_applied_volts_and_current_are_reported(module: Module, enabled: None) -> None:
+    """get_applied_volts: the commanded direction after inversion; get_current_amps: the stator
+    current, finite."""
+    motors = list(module.drive.values())
+
+    def loop() -> None:
+        for m in motors:
+            m.set_voltage(3.0)
+        module.feed()
+
+    try:
+        assert eventually(
+            lambda: all(close(m.get_applied_volts(), 3.0, 0.15) for m in motors),
+            motors,
+            tick=loop,
+        ), [m.get_applied_volts() for m in motors]
+        assert all(math.isfinite(m.get_current_amps()) for m in motors)
+    finally:
+        for m in motors:
+            m.set_voltage(0.0)
+
+
 def test_closed_loop_angle_wraps_in_degrees(module: Module, enabled: None) -> None:
     """set_angle takes degrees and wraps continuously: 10 deg ahead -> +kP*10/360, and a target
     350 deg away is reached the short way (negative output)."""

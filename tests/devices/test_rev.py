@@ -219,6 +219,17 @@ def test_drive_motor_reads_metres(type_name: str) -> None:
         assert motor.get_position() == pytest.approx(sign * rotor * DRIVE_M_PER_ROTATION, rel=1e-5)
 
 
+def test_applied_volts_and_current_are_reported() -> None:
+    """The applied voltage in the commanded direction (after inversion) and the output current."""
+    for inverted in (False, True):
+        motor = make_motor("sparkmax", role=Role.DRIVE, inverted=inverted)
+        for _ in range(25):  # REV's applied output ramps in over ~12 iterate() calls
+            motor.set_voltage(3.0)
+            motor.sim.set_rotor(0.0, 0.0, DT)
+        assert motor.get_applied_volts() == pytest.approx(3.0, abs=0.1)
+        assert math.isfinite(motor.get_current_amps()) and motor.get_current_amps() > 0.0
+
+
 def test_set_position_seeds_and_survives_simulation_steps() -> None:
     """(e) seeding persists past the REV sim's iterate(), which overwrites robot-side seeds."""
     for inverted in (False, True):

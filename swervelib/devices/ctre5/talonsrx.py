@@ -262,6 +262,18 @@ class TalonSRXMotor(SwerveMotor):
         found = [text for flag, text in _FAULT_FLAGS if getattr(faults, flag, False)]
         return ", ".join(found) if found else None
 
+    def get_applied_volts(self) -> float:
+        try:
+            return float(self.talon.getMotorOutputVoltage())
+        except Exception:  # a vendor error must not stop the robot loop
+            return math.nan
+
+    def get_current_amps(self) -> float:
+        try:
+            return float(self.talon.getStatorCurrent())
+        except Exception:
+            return math.nan
+
     def fault(self) -> str | None:
         return self._debounce.reported
 

@@ -12,6 +12,7 @@ configured inversion itself, as on the robot.
 
 from __future__ import annotations
 
+import math
 from typing import Any, ClassVar, cast
 
 import wpilib
@@ -173,6 +174,12 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
                 self._last_velocity = value * self._scale
         return self._last_velocity
 
+    def get_applied_volts(self) -> float:
+        return _fresh(self.device.get_motor_voltage)
+
+    def get_current_amps(self) -> float:
+        return _fresh(self.device.get_stator_current)
+
     def fault(self) -> str | None:
         text = signal_fault(self._signals)
         self._alert.update(text)
@@ -282,3 +289,13 @@ class TalonFXSMotor(_PhoenixTalon):
             signals.ExternalFeedbackSensorSourceValue.COMMUTATION
         )
         super().__init__(settings, device, config, config.external_feedback)
+
+
+def _fresh(getter: Any) -> float:
+    """A phoenix6 signal's value, refreshed now; NaN when the device does not answer."""
+    try:
+        signal = getter()
+        signal.refresh(False)
+        return float(signal.value_as_double) if signal.status is OK else math.nan
+    except Exception:  # a vendor error must not stop the robot loop
+        return math.nan

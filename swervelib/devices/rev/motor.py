@@ -413,6 +413,18 @@ class SparkMotor(SwerveMotor):
         note_reading(self._problems, "velocity", value)
         return self._last_velocity
 
+    def get_applied_volts(self) -> float:
+        try:
+            return float(self.spark.getAppliedOutput() * self.spark.getBusVoltage())
+        except Exception:  # a vendor error must not stop the robot loop
+            return math.nan
+
+    def get_current_amps(self) -> float:
+        try:
+            return float(self.spark.getOutputCurrent())
+        except Exception:
+            return math.nan
+
     def controller_faults(self) -> tuple[list[str], list[str]]:
         """Names of the Spark's active and sticky faults (empty lists when it cannot tell).
 
