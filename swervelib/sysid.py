@@ -1,0 +1,86 @@
+"""System identification (SysId) of a swervelib drive with commands2's ``SysIdRoutine``
+(optional: robotpy-commands-v2; the rest of swervelib never imports it).
+
+* :func:`drive_routine`: every drive motor gets the routine's voltage while the modules are held
+  pointing forward; each module is logged as ``drive-<module>`` (volts, metres, m/s, amperes).
+* :func:`angle_routine`: every angle motor gets the voltage, the drive motors none; each module is
+  logged as ``angle-<module>`` (volts, rotations, rotations/s, amperes).
+
+The volts logged are what each controller reports it applies (``get_applied_volts``), not what was
+asked. The log goes to WPILib's DataLog (``DataLogManager``), which the SysId tool reads: run each
+routine's quasistatic and dynamic tests forward and backward, then open the log in SysId. The drive
+result (kS, kV, kA, in volts per metre per second) goes into ``pidfproperties.json`` as
+``drive.feedforward`` or into :meth:`SwerveDrive.set_drive_feedforward`.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import TYPE_CHECKING, Any
+
+try:
+    from commands2.sysid import SysIdRoutine
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise ImportError(
+        "swervelib.sysid needs robotpy-commands-v2: add it to [tool.robotpy] requires in "
+        "pyproject.toml (or pip install robotpy-commands-v2)"
+    ) from error
+from wpimath.geometry import Rotation2d
+from wpimath.kinematics import SwerveModuleState
+
+if TYPE_CHECKING:
+    from swervelib.drive.swerve_drive import SwerveDrive
+
+
+def _finite(value: float) -> float:
+    return value if math.isfinite(value) else 0.0
+
+
+def drive_routine(
+    drive: SwerveDrive, subsystem: Any, config: SysIdRoutine.Config | None = None
+) -> SysIdRoutine:
+    """A SysId routine for the drive motors (modules held pointing forward)."""
+
+    def apply(volts: float) -> None:
+        for module in drive.modules:
+            module.set_desired_state(SwerveModuleState(0.0, Rotation2d()), force_angle=True)
+            module.drive_motor.set_voltage(volts)
+
+    def log(sysid_log: Any) -> None:
+        for module in drive.modules:
+            motor = module.drive_motor
+            entry = sysid_log.motor(f"drive-{module.name}")
+            entry.voltage(_finite(motor.get_applied_volts()))
+            entry.position(module.raw_drive_m)
+            entry.velocity(module.drive_velocity_mps)
+            entry.current(_finite(motor.get_current_amps()))
+
+    return SysIdRoutine(
+        config or SysIdRoutine.Config(),
+        SysIdRoutine.Mechanism(apply, log, subsystem, "swerve-drive"),
+    )
+
+
+def angle_routine(
+    drive: SwerveDrive, subsystem: Any, config: SysIdRoutine.Config | None = None
+) -> SysIdRoutine:
+    """A SysId routine for the angle motors (drive motors at 0 V)."""
+
+    def apply(volts: float) -> None:
+        for module in drive.modules:
+            module.drive_motor.set_voltage(0.0)
+            module.angle_motor.set_voltage(volts)
+
+    def log(sysid_log: Any) -> None:
+        for module in drive.modules:
+            motor = module.angle_motor
+            entry = sysid_log.motor(f"angle-{module.name}")
+            entry.voltage(_finite(motor.get_applied_volts()))
+            entry.angularPosition(module.raw_angle_deg / 360.0)  # turns of the module
+            entry.angularVelocity(_finite(motor.get_velocity()) / 360.0)
+            entry.current(_finite(motor.get_current_amps()))
+
+    return SysIdRoutine(
+        config or SysIdRoutine.Config(),
+        SysIdRoutine.Mechanism(apply, log, subsystem, "swerve-angle"),
+    )
