@@ -17,14 +17,13 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from swervelib.optional import missing
+
 try:
     from pathplannerlib.config import ModuleConfig, PIDConstants, RobotConfig
     from pathplannerlib.controller import PPHolonomicDriveController
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "swervelib.pathplanner needs robotpy-pathplannerlib: add it to [tool.robotpy] requires "
-        "in pyproject.toml (or pip install 'swervelib[pathplanner]')"
-    ) from error
+    raise missing(__name__, "robotpy-pathplannerlib", "pathplanner") from error
 from wpimath.system.plant import DCMotor
 
 from swervelib.sim.chassis import moment_of_inertia

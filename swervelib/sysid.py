@@ -18,13 +18,12 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+from swervelib.optional import missing
+
 try:
     from commands2.sysid import SysIdRoutine
 except ImportError as error:  # pragma: no cover - depends on the environment
-    raise ImportError(
-        "swervelib.sysid needs robotpy-commands-v2: add it to [tool.robotpy] requires in "
-        "pyproject.toml (or pip install robotpy-commands-v2)"
-    ) from error
+    raise missing(__name__, "robotpy-commands-v2", "commands") from error
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import SwerveModuleState
 

@@ -1,0 +1,98 @@
+"""commands2 for a swervelib drive (optional: robotpy-commands-v2, swervelib's ``commands`` extra;
+the rest of swervelib never imports it, and the drive is fully usable without it).
+
+:class:`SwerveSubsystem` owns a :class:`~swervelib.drive.swerve_drive.SwerveDrive`: its
+``periodic()`` runs the drive's (once per loop, before the commands, as the scheduler runs
+subsystems first), and its methods make the commands a driver and an autonomous routine need.
+Speeds come from suppliers called every loop (joystick axes scaled to m/s and rad/s).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from swervelib.optional import missing
+
+try:
+    import commands2
+    from commands2.sysid import SysIdRoutine
+except ImportError as error:  # pragma: no cover - depends on the environment
+    raise missing(__name__, "robotpy-commands-v2", "commands") from error
+from wpimath.geometry import Rotation2d
+from wpimath.kinematics import ChassisSpeeds
+
+from swervelib.sysid import angle_routine, drive_routine
+
+if TYPE_CHECKING:
+    from swervelib.drive.swerve_drive import SwerveDrive
+
+Speed = Callable[[], float]
+
+
+class SwerveSubsystem(commands2.Subsystem):
+    """The drive as a commands2 subsystem."""
+
+    def __init__(self, drive: SwerveDrive) -> None:
+        super().__init__()
+        self.drive = drive
+        self._drive_sysid: SysIdRoutine | None = None
+        self._angle_sysid: SysIdRoutine | None = None
+
+    def periodic(self) -> None:
+        self.drive.periodic()
+
+    # -- driving ------------------------------------------------------------------------------
+    def drive_command(
+        self, vx: Speed, vy: Speed, omega: Speed, *, field_relative: bool = True
+    ) -> commands2.Command:
+        """Drive at (vx, vy) m/s and omega rad/s, read from the suppliers every loop."""
+        return self.run(
+            lambda: self.drive.drive(
+                ChassisSpeeds(vx(), vy(), omega()), field_relative=field_relative
+            )
+        ).withName("swerve drive")
+
+    def heading_command(
+        self, vx: Speed, vy: Speed, heading: Callable[[], Rotation2d]
+    ) -> commands2.Command:
+        """Translate field-relative at (vx, vy) m/s while holding ``heading()``."""
+        return self.run(lambda: self.drive.drive_facing(vx(), vy(), heading())).withName(
+            "swerve heading"
+        )
+
+    def lock_command(self) -> commands2.Command:
+        """The wheels in an X, holding the robot in place, for as long as the command runs."""
+        return self.run(self.drive.lock).withName("swerve lock")
+
+    def stop_command(self) -> commands2.Command:
+        """Stop once (drive motors at 0 V, wheels where they are)."""
+        return self.runOnce(self.drive.stop).withName("swerve stop")
+
+    def zero_heading_command(self) -> commands2.Command:
+        """The robot's heading becomes 0: it now faces the field's forward direction."""
+        return commands2.InstantCommand(self.drive.zero_heading).withName("swerve zero heading")
+
+    # -- characterisation ---------------------------------------------------------------------
+    def sysid_drive(self) -> SysIdRoutine:
+        """The drive motors' SysId routine (see :mod:`swervelib.sysid`), made once."""
+        if self._drive_sysid is None:
+            self._drive_sysid = drive_routine(self.drive, self)
+        return self._drive_sysid
+
+    def sysid_angle(self) -> SysIdRoutine:
+        """The angle motors' SysId routine (see :mod:`swervelib.sysid`), made once."""
+        if self._angle_sysid is None:
+            self._angle_sysid = angle_routine(self.drive, self)
+        return self._angle_sysid
+
+    def sysid_commands(self, routine: SysIdRoutine) -> list[commands2.Command]:
+        """A routine's four tests, in the order SysId wants them: quasistatic forward and
+        backward, then dynamic forward and backward."""
+        forward, reverse = SysIdRoutine.Direction.kForward, SysIdRoutine.Direction.kReverse
+        return [
+            routine.quasistatic(forward),
+            routine.quasistatic(reverse),
+            routine.dynamic(forward),
+            routine.dynamic(reverse),
+        ]
