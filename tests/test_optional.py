@@ -12,6 +12,7 @@ CASES = [
     ("swervelib.commands", "commands2", "robotpy-commands-v2", "commands"),
     ("swervelib.sysid", "commands2", "robotpy-commands-v2", "commands"),
     ("swervelib.pathplanner", "pathplannerlib", "robotpy-pathplannerlib", "pathplanner"),
+    ("swervelib.choreo", "choreo", "sleipnirgroup-choreolib", "choreo"),
 ]
 
 
@@ -32,7 +33,7 @@ def test_a_missing_package_is_named(
 def test_the_core_imports_no_integration() -> None:
     code = (
         "import sys, swervelib, swervelib.sim, swervelib.drive.swerve_drive\n"
-        "print(sorted(m for m in ('commands2', 'pathplannerlib', 'photonlibpy') if m in sys.modules))"
+        "print(sorted(m for m in ('commands2', 'pathplannerlib', 'photonlibpy', 'choreo') if m in sys.modules))"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
