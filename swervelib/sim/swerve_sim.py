@@ -128,6 +128,7 @@ class SwerveSim:
         traction: bool = True,
         walls: FieldWalls | None = None,
         follow_pose_resets: bool = True,
+        true_wheel_diameter_m: float | None = None,
     ) -> None:
         """``steer_scrub_volts``: extra friction (in motor volts) that the tire's scrub on the floor
         adds to turning a module while the robot stands on its wheels; 0 models a robot on blocks
@@ -140,6 +141,9 @@ class SwerveSim:
 
         ``follow_pose_resets``: the drive's ``reset_pose()`` also puts this simulated robot at the
         pose (:meth:`place`), so the estimate and the truth share one world frame.
+
+        ``true_wheel_diameter_m``: the wheels' real diameter when it is not the configured one
+        (worn treads), for modules whose configuration gives a diameter.
 
         The true pose is published every step beside the estimate: ``True Pose`` on the drive's
         Field2d and ``swerve/advantagescope/truePose`` (a Pose2d struct, for AdvantageScope)."""
@@ -181,6 +185,14 @@ class SwerveSim:
                     "be a positive number (angle-motor rotations per module rotation)"
                 )
             metres = drive_config.conversion.drive_m_per_rotation
+            configured = drive_config.conversion.wheel_diameter_m
+            if true_wheel_diameter_m is not None and configured:
+                if not (math.isfinite(true_wheel_diameter_m) and true_wheel_diameter_m > 0.0):
+                    raise ValueError(
+                        f"true_wheel_diameter_m must be a positive number, not "
+                        f"{true_wheel_diameter_m!r}"
+                    )
+                metres *= true_wheel_diameter_m / configured
             angle_inertia = physical.steer_rotational_inertia / gear**2
             if traction:  # the rotor turns its own parts; the tyre couples it to the robot
                 radius = (drive_config.conversion.wheel_diameter_m or 2 * WHEEL_RADIUS_M) / 2
