@@ -7,8 +7,8 @@ extra; the rest of swervelib never imports it).
   also moves the simulated robot), measured speeds, driving with PathPlanner's feedforwards, a
   holonomic controller, and flipping paths for the red alliance;
 * :func:`module_order_problem` says when the drive's modules are not in the order PathPlanner's
-  GUI lists them (front-left, front-right, back-left, back-right), which ``RobotConfig``s read from
-  the GUI's settings assume.
+  GUI lists them (front-left, front-right, back-left, back-right), which a ``RobotConfig`` read from
+  the GUI's settings assumes.
 """
 
 from __future__ import annotations
