@@ -16,6 +16,7 @@ result (kS, kV, kA, in volts per metre per second) goes into ``pidfproperties.js
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from swervelib.optional import missing
@@ -29,6 +30,19 @@ from wpimath.kinematics import SwerveModuleState
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
+
+
+def _routine(
+    config: SysIdRoutine.Config | None,
+    apply: Callable[[float], None],
+    log: Callable[[Any], None],
+    subsystem: Any,
+    name: str,
+) -> SysIdRoutine:
+    """A routine for the mechanism ``name`` (the suffix of every logged entry's name)."""
+    return SysIdRoutine(
+        config or SysIdRoutine.Config(), SysIdRoutine.Mechanism(apply, log, subsystem, name)
+    )
 
 
 def _finite(value: float) -> float:
@@ -54,10 +68,7 @@ def drive_routine(
             entry.velocity(module.drive_velocity_mps)
             entry.current(_finite(motor.get_current_amps()))
 
-    return SysIdRoutine(
-        config or SysIdRoutine.Config(),
-        SysIdRoutine.Mechanism(apply, log, subsystem, "swerve-drive"),
-    )
+    return _routine(config, apply, log, subsystem, "swerve-drive")
 
 
 def angle_routine(
@@ -79,7 +90,4 @@ def angle_routine(
             entry.angularVelocity(_finite(motor.get_velocity()) / 360.0)
             entry.current(_finite(motor.get_current_amps()))
 
-    return SysIdRoutine(
-        config or SysIdRoutine.Config(),
-        SysIdRoutine.Mechanism(apply, log, subsystem, "swerve-angle"),
-    )
+    return _routine(config, apply, log, subsystem, "swerve-angle")

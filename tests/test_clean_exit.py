@@ -8,13 +8,13 @@ import re
 import shutil
 import signal
 import subprocess
-import sys
 import threading
 from pathlib import Path
 
 import pytest
 
 from tests.conftest import REPO
+from tests.processes import copy_example, start_sim
 from tests.waits import PATIENCE_S
 
 STARTED = "Robot program startup complete"
@@ -25,14 +25,7 @@ def run_and_interrupt(project: Path, loops_after_start: int = 25) -> tuple[int, 
     """Start ``robotpy sim`` on ``project``, wait until the robot is running (and a few of its
     loops have printed), press Ctrl-C, and return the exit code and everything it printed."""
     env = dict(os.environ, SWERVELIB_DEMO="1", PYTHONUNBUFFERED="1")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "robotpy", "--main", str(project / "robot.py"), "sim", "--nogui"],
-        cwd=project,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-    )
+    process = start_sim(project, env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     lines: list[str] = []
     running = threading.Event()
 
@@ -73,11 +66,7 @@ def test_ctrl_c_ends_the_robot_cleanly(tmp_path: Path, which: str) -> None:
     """The example robot, and the README's snippet on the reference configuration (driving its
     own simulation): Ctrl-C while it runs ends it with exit code 0 and nothing alarming."""
     project = tmp_path / "robot"
-    shutil.copytree(
-        REPO / "robot_example",
-        project,
-        ignore=shutil.ignore_patterns("ctre_sim", "networktables.json", "__pycache__"),
-    )
+    copy_example(project)
     if which == "README snippet":
         (project / "physics.py").unlink()
         shutil.rmtree(project / "tests")

@@ -45,7 +45,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.processes import interrupt
+from tests.processes import copy_example, interrupt, start_sim
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -144,11 +144,7 @@ def test_the_readme_starts_with_the_two_set_up_commands() -> None:
 def project(tmp_path: Path) -> Path:
     """A robot project like a team's: robot.py, physics.py, pyproject.toml and deploy/."""
     root = tmp_path / "robot"
-    shutil.copytree(
-        REPO / "robot_example",
-        root,
-        ignore=shutil.ignore_patterns("ctre_sim", "networktables.json", "__pycache__", "tests"),
-    )
+    copy_example(root, "tests")
     shutil.copytree(REPO / "deploy", root / "deploy", dirs_exist_ok=True)
     return root
 
@@ -237,23 +233,13 @@ def robotpy_sim(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     from swervelib.tools.telemetry_client import NetworkTablesTelemetry, TelemetryError
 
     root = tmp_path_factory.mktemp("sim") / "robot"
-    shutil.copytree(
-        REPO / "robot_example",
-        root,
-        ignore=shutil.ignore_patterns("ctre_sim", "networktables.json", "__pycache__", "tests"),
-    )
+    copy_example(root, "tests")
     truth = HardwareTruth.matching(load_directory(root / "deploy" / "swerve"))
     truth = truth.with_corner("frontleft", angle_reversed=True, encoder_zero_deg=250.0)
     truth = truth.with_corner("backright", drive_reversed=True)
     replace(truth, imu_reversed=True).save(root / "sim_hardware.json")
-    process = subprocess.Popen(
-        [sys.executable, "-m", "robotpy", "--main", "robot.py", "sim", "--nogui"],
-        cwd=root,
-        env=environment(),
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    quiet = subprocess.DEVNULL
+    process = start_sim(root, environment(), stdin=quiet, stdout=quiet, stderr=quiet)
     try:
         deadline = time.monotonic() + 60.0
         while True:  # until the robot publishes its telemetry

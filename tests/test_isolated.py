@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ISOLATED_GROUPS, REPO
+from tests.processes import copy_example
 
 if os.environ.get("SWERVELIB_TEST_GROUP"):
     pytest.skip("already inside an isolated group", allow_module_level=True)
@@ -72,15 +73,10 @@ def _failures(stdout: str, stderr: str) -> str:
 
 def test_example_robot_passes_robotpy_test(tmp_path: object) -> None:
     """`python -m robotpy test` on a copy of robot_example (pyfrc's built-in tests + the square)."""
-    import shutil
     from pathlib import Path
 
     target = Path(str(tmp_path)) / "robot_example"
-    shutil.copytree(
-        REPO / "robot_example",
-        target,
-        ignore=shutil.ignore_patterns("ctre_sim", "networktables.json", "__pycache__"),
-    )
+    copy_example(target)
     result = subprocess.run(
         [sys.executable, "-m", "robotpy", "test", "--", "-q", "-p", "no:cacheprovider"],
         capture_output=True,

@@ -9,9 +9,7 @@ hardware.
 from __future__ import annotations
 
 import os
-import shutil
 import subprocess
-import sys
 import time
 from collections.abc import Iterator
 from dataclasses import replace
@@ -32,8 +30,7 @@ from swervelib.tools.telemetry_client import (
     Signal,
 )
 from tests.calibrate import assert_config_describes
-from tests.conftest import REPO
-from tests.processes import interrupt
+from tests.processes import copy_example, interrupt, start_sim
 from tests.waits import until
 
 STILL_READS = 4  # readings unchanged over this many reads, 50 ms apart (several robot loops)
@@ -81,23 +78,12 @@ def miswired(truth: HardwareTruth) -> HardwareTruth:
 @pytest.fixture
 def robot(tmp_path: Path) -> Iterator[tuple[Path, HardwareTruth]]:
     project = tmp_path / "robot"
-    shutil.copytree(
-        REPO / "robot_example",
-        project,
-        ignore=shutil.ignore_patterns("ctre_sim", "networktables.json", "__pycache__", "tests"),
-    )
+    copy_example(project, "tests")
     directory = project / "deploy" / "swerve"
     truth = miswired(HardwareTruth.matching(load_directory(directory)))
     truth.save(project / "sim_hardware.json")
     env = {k: v for k, v in os.environ.items() if k != "SWERVELIB_DEMO"}
-    process = subprocess.Popen(
-        [sys.executable, "-m", "robotpy", "--main", str(project / "robot.py"), "sim", "--nogui"],
-        cwd=project,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    process = start_sim(project, env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         yield directory, truth
     finally:
