@@ -1,102 +1,67 @@
-"""An example robot using swervelib: an Xbox controller, field-relative and heading modes.
+"""The reference competition robot for swervelib: command-based, autonomous from PathPlanner and
+Choreo, SysId on a test-mode controller.
 
-Controls (driver Xbox controller on port 0):
-  left stick      translate, field-relative (hold the left bumper for robot-relative)
-  right stick     point it where the robot should face (heading mode)
-  right bumper    hold for rotation-rate mode: right stick X turns the robot
-  A               the robot now faces the field's forward direction (zero heading)
-  X               hold to lock the wheels in an X
+* ``container.py`` builds the drive (from ``deploy/swerve``) and binds the controllers;
+* ``autos.py`` makes the autonomous chooser (SmartDashboard ``Autonomous``);
+* ``teleop.py`` is the driver's command (heading mode, rotation-rate mode on a button).
 
-Autonomous drives a 1 m square on odometry, facing forward, and stops where it started.
+Controls are listed in ``container.py``. ``robotpy sim`` runs it against swervelib's physics
+(``physics.py``); ``robotpy test`` runs pyfrc's tests and ``tests/``.
 """
 
 from __future__ import annotations
 
+import commands2
 import wpilib
-from wpimath.geometry import Pose2d, Rotation2d, Translation2d
-from wpimath.kinematics import ChassisSpeeds
+from container import RobotContainer
 
-from swervelib import SwerveDrive
-from swervelib.input import HeadingDriveInput, apply_deadband
 from swervelib.interrupt import end_on_ctrl_c
 
-STICK_DEADBAND = 0.1
-SQUARE = [(1.0, 0.0), (1.0, 1.0), (0.0, 1.0), (0.0, 0.0)]  # corners, metres from the start
-SQUARE_SPEED = 1.0  # m/s
-ARRIVED = 0.03  # metres
+STATUS_EVERY = 100  # loops between the simulation's pose lines
 
 
-class Robot(wpilib.TimedRobot):
+class Robot(commands2.TimedCommandRobot):
+    """The scheduler runs every loop (subsystems' ``periodic()`` first, so the drive reads its
+    sensors once, then the commands); the mode methods only start and stop commands."""
+
     def robotInit(self) -> None:
         end_on_ctrl_c(self)  # Ctrl-C in `robotpy sim` ends the program without noise
-        self.swerve = SwerveDrive.from_directory()  # deploy/swerve
-        self.driver = driver = wpilib.XboxController(0)
-        # The heading-mode test drive routine: raw stick axes in, as the controller reports them.
-        self.sticks = HeadingDriveInput.for_drive(
-            self.swerve, driver.getLeftX, driver.getLeftY, driver.getRightX, driver.getRightY
-        )
-        self.corner = 0
+        self.container = RobotContainer()
+        self.swerve = self.container.drive  # physics.py simulates this drive
+        self.auto: commands2.Command | None = None
         self.loops = 0
 
     def robotPeriodic(self) -> None:
-        self.swerve.periodic()
         self.loops += 1
-        if self.loops % 100 == 0 and wpilib.RobotBase.isSimulation():
+        if self.loops % STATUS_EVERY == 0 and wpilib.RobotBase.isSimulation():
             pose = self.swerve.get_pose()
             print(
                 f"t={wpilib.Timer.getFPGATimestamp():6.2f}s pose x={pose.X():+.2f} m "
                 f"y={pose.Y():+.2f} m heading={pose.rotation().degrees():+.1f} deg"
             )
 
-    # -- autonomous: a square ----------------------------------------------------------------------
     def autonomousInit(self) -> None:
-        self.swerve.zero_heading()
-        self.swerve.reset_pose(Pose2d())
-        self.corner = 0
+        self.auto = self.container.autos.selected()
+        if self.auto is not None:
+            self.auto.schedule()
+
+    def teleopInit(self) -> None:
+        if self.auto is not None:
+            self.auto.cancel()
+
+    def testInit(self) -> None:
+        commands2.CommandScheduler.getInstance().cancelAll()
+        wpilib.DataLogManager.start()  # SysId reads the routines' entries from this log
+
+    # The scheduler does the work; overriding these keeps wpilib from asking for them.
+    def disabledPeriodic(self) -> None:
+        pass
 
     def autonomousPeriodic(self) -> None:
-        if self.corner >= len(SQUARE):
-            self.swerve.lock()
-            return
-        target = Translation2d(*SQUARE[self.corner])
-        error = target - self.swerve.get_pose().translation()
-        distance = error.norm()
-        if distance < ARRIVED:
-            self.corner += 1
-            return
-        speed = min(SQUARE_SPEED, 3.0 * distance)  # slow down on the way in
-        self.swerve.drive_facing(
-            error.X() / distance * speed, error.Y() / distance * speed, Rotation2d()
-        )
-
-    # -- teleop ------------------------------------------------------------------------------------
-    def teleopInit(self) -> None:
-        self.sticks.reset_heading()  # keep facing the way the robot faces now
+        pass
 
     def teleopPeriodic(self) -> None:
-        driver = self.driver
-        if driver.getAButtonPressed():
-            self.swerve.zero_heading()
-            self.sticks.reset_heading(0.0)
-        if driver.getXButton():
-            self.swerve.lock()
-            return
-        field_relative = not driver.getLeftBumperButton()
-        if driver.getRightBumperButton():  # rotation-rate mode
-            x, y = self.sticks.translation()
-            turn = apply_deadband(-driver.getRightX(), STICK_DEADBAND)  # stick right: turn right
-            speeds = ChassisSpeeds(
-                x * self.swerve.max_speed,
-                y * self.swerve.max_speed,
-                turn * self.swerve.max_angular_velocity,
-            )
-            self.swerve.drive(speeds, field_relative=field_relative)
-            self.sticks.reset_heading()  # when the bumper is let go, hold the new heading
-            return
-        self.sticks.apply(self.swerve, field_relative=field_relative)
+        pass
 
-    def disabledInit(self) -> None:
-        self.swerve.stop()
-
-    def disabledPeriodic(self) -> None:
-        pass  # robotPeriodic does the work; overriding it keeps Python running every loop
+    def testPeriodic(self) -> None:
+        pass

@@ -9,6 +9,7 @@ Speeds come from suppliers called every loop (joystick axes scaled to m/s and ra
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -22,7 +23,9 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
+from swervelib.config.model import INCH
 from swervelib.sysid import angle_routine, drive_routine
+from swervelib.wheel_radius import WheelDiameter, WheelRadiusCharacterization
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
@@ -38,6 +41,7 @@ class SwerveSubsystem(commands2.Subsystem):
         self.drive = drive
         self._drive_sysid: SysIdRoutine | None = None
         self._angle_sysid: SysIdRoutine | None = None
+        self.last_wheel_diameter: WheelDiameter | None = None
 
     def periodic(self) -> None:
         self.drive.periodic()
@@ -96,3 +100,30 @@ class SwerveSubsystem(commands2.Subsystem):
             routine.dynamic(forward),
             routine.dynamic(reverse),
         ]
+
+    def wheel_radius_command(self, omega: float = 1.5) -> commands2.Command:
+        """Spin in place at ``omega`` rad/s for as long as the command runs (hold a button: a few
+        turns, on carpet); when it ends, print the measured wheel diameter and keep it as
+        ``last_wheel_diameter`` (see :mod:`swervelib.wheel_radius`, whose
+        ``write_wheel_diameter`` puts it in ``physicalproperties.json`` from a laptop)."""
+        measuring: list[WheelRadiusCharacterization] = []
+
+        def start() -> None:
+            measuring[:] = [WheelRadiusCharacterization(self.drive, omega)]
+
+        def end(interrupted: bool) -> None:
+            self.drive.stop()
+            try:
+                self.last_wheel_diameter = result = measuring[0].result()
+            except ValueError as error:
+                print(f"wheel diameter not measured: {error}")
+                return
+            print(
+                f"wheel diameter {result.diameter_in:.3f} in ({result.diameter_m * 1000:.1f} mm) "
+                f"over {abs(result.turned_rad) / math.tau:.2f} turns; configured "
+                f"{measuring[0].configured_m / INCH:.3f} in"
+            )
+
+        return commands2.FunctionalCommand(
+            start, lambda: measuring[0].step(), end, lambda: False, self
+        ).withName("swerve wheel radius")

@@ -13,7 +13,6 @@ extra; the rest of swervelib never imports it).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -24,45 +23,48 @@ try:
     from pathplannerlib.controller import PPHolonomicDriveController
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing(__name__, "robotpy-pathplannerlib", "pathplanner") from error
+from wpimath.geometry import Translation2d
 from wpimath.system.plant import DCMotor
 
-from swervelib.sim.chassis import moment_of_inertia
+from swervelib.alliance import red_alliance
+from swervelib.config.model import SwerveConfig
+from swervelib.tools.pathplanner_settings import robot_properties
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
 
-DEFAULT_WHEEL_DIAMETER_M = 0.1016  # when the configuration gives only a conversion factor
+__all__ = [
+    "configure_auto_builder",
+    "max_module_steer_speed",
+    "module_order_problem",
+    "red_alliance",
+    "robot_config",
+]
+
 GUI_ORDER = ("front-left", "front-right", "back-left", "back-right")
 
 
-def robot_config(drive: SwerveDrive) -> RobotConfig:
-    """PathPlanner's description of the robot, from the drive's configuration: mass
-    (``robotMass``), moment of inertia (``robotMomentOfInertia``, else the simulation's
-    bumper-sized slab), wheel radius and drive gearing (``conversionFactors.drive``), the drive
-    motor model and its current limit, the wheel's coefficient of friction, and the module
-    offsets in the drive's own module order."""
-    config = drive.config
-    physical = config.physical_or_default
-    module = config.modules[0]
-    conversion = module.conversion
-    radius = (conversion.wheel_diameter_m or DEFAULT_WHEEL_DIAMETER_M) / 2
-    # motor turns per wheel turn: from the gear ratio, or from a factor-only conversion
-    gearing = conversion.drive_gear_ratio or 2 * math.pi * radius / conversion.drive_m_per_rotation
-    motor: DCMotor = getattr(DCMotor, module.drive_motor_type.motor.value)(1)
-    wheels = [(m.location.X(), m.location.Y()) for m in drive.modules]
-    mass = physical.robot_mass_kg
+def robot_config(drive: SwerveDrive | SwerveConfig) -> RobotConfig:
+    """PathPlanner's description of the robot, from the drive's configuration (or from a
+    configuration loaded with ``load_directory``): mass (``robotMass``), moment of inertia
+    (``robotMomentOfInertia``, else the simulation's bumper-sized slab), wheel radius and drive
+    gearing (``conversionFactors.drive``), the drive motor model and its current limit, the
+    wheel's coefficient of friction, and the module offsets in the drive's own module order."""
+    config = drive if isinstance(drive, SwerveConfig) else drive.config
+    robot = robot_properties(config)
+    motor: DCMotor = getattr(DCMotor, robot.drive_motor.value)(1)
     return RobotConfig(
-        mass,
-        moment_of_inertia(mass, physical.robot_moment_of_inertia, wheels),
+        robot.mass_kg,
+        robot.moment_of_inertia,
         ModuleConfig(
-            radius,
-            drive.module_max_speed,
-            physical.wheel_grip_coefficient_of_friction,
-            motor.withReduction(gearing),  # PathPlanner wants the motor as the wheel sees it
-            physical.current_limit.drive,
+            robot.wheel_radius_m,
+            robot.max_drive_speed_mps,
+            robot.wheel_cof,
+            motor.withReduction(robot.drive_gearing),  # the motor as the wheel sees it
+            robot.drive_current_limit_a,
             1,
         ),
-        [m.location for m in drive.modules],
+        [Translation2d(front, left) for front, left in robot.modules],
     )
 
 
@@ -96,13 +98,6 @@ def module_order_problem(drive: SwerveDrive) -> str | None:
         f"the drive's modules are {names}; PathPlanner's GUI settings list "
         f"{', '.join(GUI_ORDER)}: use robot_config(drive), not RobotConfig.fromGUISettings()"
     )
-
-
-def red_alliance() -> bool:
-    """True when the Driver Station says the robot is on the red alliance."""
-    import wpilib
-
-    return wpilib.DriverStation.getAlliance() == wpilib.DriverStation.Alliance.kRed
 
 
 def configure_auto_builder(

@@ -72,7 +72,8 @@ def _failures(stdout: str, stderr: str) -> str:
 
 
 def test_example_robot_passes_robotpy_test(tmp_path: object) -> None:
-    """`python -m robotpy test` on a copy of robot_example (pyfrc's built-in tests + the square)."""
+    """`python -m robotpy test` on a copy of robot_example (pyfrc's built-in tests, each auto on
+    each alliance, the test-mode SysId controller, the chooser)."""
     from pathlib import Path
 
     target = Path(str(tmp_path)) / "robot_example"
@@ -88,4 +89,4 @@ def test_example_robot_passes_robotpy_test(tmp_path: object) -> None:
     summary = [line for line in result.stdout.splitlines() if re.search(r"\d+ passed", line)]
     print(f"[robot_example] {summary[-1] if summary else 'no summary'}")
     assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
-    assert summary and "5 passed" in summary[-1]
+    assert summary and "11 passed" in summary[-1]

@@ -3,10 +3,9 @@
 from __future__ import annotations
 
 import argparse
-import sys
 from typing import Any, TextIO
 
-from swervelib.cli.flip import print_notes, report_errors
+from swervelib.cli.flip import dry_run_and_run, print_notes, report_errors, streams
 from swervelib.cli.terminal import fill, width
 from swervelib.tools.edit import format_result
 
@@ -36,13 +35,11 @@ def register(commands: Any) -> None:
     action.add_argument(
         "--finish", action="store_true", help="keep the current step's files, forget the start"
     )
-    parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
-    parser.set_defaults(run=run)
+    dry_run_and_run(parser, run)
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    out = out or sys.stdout  # looked up now, so redirected streams are honoured
-    err = err or sys.stderr
+    out, err = streams(out, err)
     with report_errors(err) as failed:
         from swervelib.tools.eight_step import eight_step
 

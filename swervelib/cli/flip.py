@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from swervelib.config import ConfigError
@@ -25,8 +25,19 @@ def register(commands: Any) -> None:
         "timestamped backup is kept; --dry-run prints the diff only.",
     )
     parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
+    dry_run_and_run(parser, run)
+
+
+def dry_run_and_run(parser: argparse.ArgumentParser, run: Callable[..., int]) -> None:
+    """The ``--dry-run`` flag every writing command takes, and the function that runs it."""
     parser.add_argument("--dry-run", action="store_true", help="print the diff, write nothing")
     parser.set_defaults(run=run)
+
+
+def streams(out: TextIO | None, err: TextIO | None) -> tuple[TextIO, TextIO]:
+    """``out`` and ``err``, or the current stdout and stderr (looked up at each run, so
+    redirected streams are honoured)."""
+    return out or sys.stdout, err or sys.stderr
 
 
 def error_lines(error: BaseException) -> list[str]:
@@ -71,8 +82,7 @@ def print_notes(notes: tuple[str, ...], err: TextIO) -> None:
 
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
-    out = out or sys.stdout  # looked up now, so redirected streams are honoured
-    err = err or sys.stderr
+    out, err = streams(out, err)
     with report_errors(err) as failed:
         from swervelib.tools.flip import flip_modules
 

@@ -8,7 +8,15 @@ import sys
 from collections.abc import Sequence
 
 from swervelib import __version__
-from swervelib.cli import calibrate, check, eight_step, flip, migrate, offsets
+from swervelib.cli import (
+    calibrate,
+    check,
+    eight_step,
+    flip,
+    migrate,
+    offsets,
+    pathplanner_settings,
+)
 from swervelib.cli.flip import error_lines
 
 
@@ -25,6 +33,7 @@ def build_parser() -> argparse.ArgumentParser:
     eight_step.register(commands)
     calibrate.register(commands)
     migrate.register(commands)
+    pathplanner_settings.register(commands)
     return parser
 
 

@@ -19,22 +19,22 @@ from tests.conftest import REPO
 DOCS_PAGE = REPO / "docs" / "deploying.md"
 
 
-def vendor_requirements() -> set[str]:
-    """The packages of swervelib's vendor extras (rev, ctre, navx)."""
+def vendor_requirements(extras: tuple[str, ...] = ("rev", "ctre", "navx")) -> set[str]:
+    """The packages of swervelib's vendor extras (rev, ctre, navx), or of ``extras``."""
     with open(REPO / "pyproject.toml", "rb") as fp:
-        extras = tomllib.load(fp)["project"]["optional-dependencies"]
-    return {
-        canonicalize_name(Requirement(r).name) for x in ("rev", "ctre", "navx") for r in extras[x]
-    }
+        declared = tomllib.load(fp)["project"]["optional-dependencies"]
+    return {canonicalize_name(Requirement(r).name) for x in extras for r in declared[x]}
 
 
-def test_the_example_robot_installs_robotpy_swervelib_and_vendor_libraries() -> None:
+def test_the_example_robot_installs_robotpy_swervelib_vendor_and_integration_libraries() -> None:
     project = pyproject.load(REPO / "robot_example")
     install = project.get_install_reqs()
     assert str(install[0]) == f"robotpy=={project.robotpy_version}"
     names = [canonicalize_name(r.name) for r in project.requires]
     assert "swervelib" in names
-    assert set(names) - {"swervelib"} <= vendor_requirements(), names
+    integrations = vendor_requirements(("pathplanner", "commands", "choreo"))
+    assert set(names) - {"swervelib"} <= vendor_requirements() | integrations, names
+    assert integrations <= set(names), "the example's autos need every integration it imports"
     # a plain name, no URL: sync downloads it, deploy installs it from the cache by name
     assert all(r.url is None for r in project.requires)
 

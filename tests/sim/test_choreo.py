@@ -1,15 +1,18 @@
 """swervelib.choreo: a Choreo trajectory followed sample by sample ends at its end in the simulated
-truth, and tracks better with the samples' accelerations as feedforwards."""
+truth, and tracks better with the samples' accelerations as feedforwards; as a command it is
+flipped for the red alliance, starts from a pose reset and ends stopped."""
 
 from __future__ import annotations
 
 import math
 
+import pytest
 from choreo.trajectory import SwerveSample, SwerveTrajectory
 
 from swervelib import SwerveDrive
-from swervelib.choreo import ChoreoFollower
+from swervelib.choreo import ChoreoFollower, follow_command
 from tests.drive.harness import LOOP, simulated
+from tests.sim.scheduled import run, subsystem_for
 
 START = (1.5, 2.0, 0.0)
 MOVE = (3.5, 2.0, math.pi / 2)  # metres, metres, radians
@@ -71,3 +74,33 @@ def test_a_choreo_trajectory_ends_at_its_end_and_feedforwards_help() -> None:
     )
     assert end < 0.05 and heading < 2.0
     assert worst < 0.8 * without_worst and mean < 0.8 * without_mean
+
+
+def test_follow_command_flips_for_red_resets_the_pose_and_stops_at_the_end() -> None:
+    path = trajectory()
+    with simulated() as h, subsystem_for(h) as subsystem:
+        command = follow_command(subsystem, path, should_flip=lambda: True)
+        assert command.getName() == "Choreo minimum jerk"
+        assert subsystem in command.getRequirements()
+        command.schedule()
+        run(h, LOOP)
+        start = path.get_initial_pose(True)
+        assert start is not None and start.X() > 10.0  # on the red side
+        assert h.drive.get_pose().translation().distance(start.translation()) < 0.05
+        run(h, path.get_total_time() + 0.1)
+        assert not command.isScheduled()
+        run(h, 0.5)
+        end = path.get_final_pose(True)
+        assert end is not None
+        truth = h.sim.true_pose
+        assert truth.translation().distance(end.translation()) < 0.05, (truth, end)
+        assert abs((truth.rotation() - end.rotation()).degrees()) < 2.0
+
+
+def test_follow_command_refuses_an_empty_trajectory() -> None:
+    with (
+        simulated() as h,
+        subsystem_for(h) as subsystem,
+        pytest.raises(ValueError, match="has no samples"),
+    ):
+        follow_command(subsystem, SwerveTrajectory("empty", [], [], []))

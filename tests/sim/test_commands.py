@@ -6,35 +6,18 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
-import commands2
 import pytest
-from wpilib.simulation import stepTiming
 from wpimath.geometry import Rotation2d
 
 from swervelib.commands import SwerveSubsystem
-from tests.drive.harness import LOOP, Harness, simulated
-from tests.waits import PATIENCE_S
+from tests.drive.harness import Harness, simulated
+from tests.sim.scheduled import run, subsystem_for
 
 
 @pytest.fixture
 def robot() -> Iterator[tuple[Harness, SwerveSubsystem]]:
-    with simulated() as h:
-        subsystem = SwerveSubsystem(h.drive)
-        try:
-            yield h, subsystem
-        finally:
-            scheduler = commands2.CommandScheduler.getInstance()
-            scheduler.cancelAll()
-            scheduler.unregisterAllSubsystems()
-
-
-def run(h: Harness, seconds: float) -> None:
-    scheduler = commands2.CommandScheduler.getInstance()
-    for _ in range(round(seconds / LOOP)):
-        scheduler.run()
-        h.sim.step(LOOP)
-        stepTiming(LOOP)
-        assert h.sim.wait_for_readings(PATIENCE_S)
+    with simulated() as h, subsystem_for(h) as subsystem:
+        yield h, subsystem
 
 
 def test_drive_command_drives_field_relative(robot: tuple[Harness, SwerveSubsystem]) -> None:
@@ -77,3 +60,26 @@ def test_the_sysid_commands_come_in_sysids_order(robot: tuple[Harness, SwerveSub
     assert len(commands) == 4
     assert all(subsystem in c.getRequirements() for c in commands)
     assert subsystem.sysid_drive() is subsystem.sysid_drive()
+
+
+@pytest.mark.parametrize("held_s", [6.0, 0.3])
+def test_wheel_radius_command_measures_worn_wheels_while_held(
+    held_s: float, capsys: pytest.CaptureFixture[str]
+) -> None:
+    worn = 0.0745  # metres: the configuration says 3 in (0.0762)
+    with simulated(true_wheel_diameter_m=worn) as h, subsystem_for(h) as subsystem:
+        command = subsystem.wheel_radius_command()
+        command.schedule()
+        run(h, held_s)
+        spun = h.sim.true_pose.rotation().radians()
+        command.cancel()  # the button is let go
+        run(h, 0.5)
+        out = capsys.readouterr().out
+        result = subsystem.last_wheel_diameter
+        if held_s < 1.0:  # not a quarter turn: nothing measured, and it says why
+            assert result is None and "wheel diameter not measured" in out
+            return
+        assert abs(spun) > 0.5  # it did spin
+        assert result is not None and abs(result.diameter_m - worn) < 0.0015, result
+        assert f"wheel diameter {result.diameter_in:.3f} in" in out and "configured 3.000 in" in out
+        assert all(abs(m.get_state().speed) < 0.05 for m in h.drive.modules)  # stopped

@@ -1,0 +1,57 @@
+"""What the robot is made of and how its controllers drive it.
+
+Driver (Xbox controller, port 0), in teleop:
+  left stick      translate, field-relative (hold the left bumper for robot-relative)
+  right stick     point it where the robot should face (heading mode)
+  right bumper    hold for rotation-rate mode: right stick X turns the robot
+  A               the robot now faces the field's forward direction (zero heading)
+  X               hold to lock the wheels in an X
+
+Characterisation (Xbox controller, port 1), in test mode only; hold the button for each test:
+  A / B           drive motors: quasistatic forward / backward
+  X / Y           drive motors: dynamic forward / backward
+  left bumper     held with A, B, X or Y: the same tests on the angle motors
+  start           spin in place to measure the wheel diameter (printed when released)
+"""
+
+from __future__ import annotations
+
+import commands2
+import commands2.button
+import wpilib
+from autos import Autos
+from teleop import TeleopDrive
+
+from swervelib import SwerveDrive
+from swervelib.commands import SwerveSubsystem
+
+
+class RobotContainer:
+    def __init__(self) -> None:
+        self.drive = SwerveDrive.from_directory()  # deploy/swerve
+        self.swerve = SwerveSubsystem(self.drive)
+        self.driver = commands2.button.CommandXboxController(0)
+        self.tester = commands2.button.CommandXboxController(1)
+        self.teleop = TeleopDrive(self.swerve, self.driver.getHID())
+        self.autos = Autos(self.swerve)
+        self.bind_driver()
+        self.bind_characterisation()
+
+    def bind_driver(self) -> None:
+        teleop = commands2.button.Trigger(wpilib.DriverStation.isTeleopEnabled)
+        teleop.whileTrue(self.teleop)
+        (teleop & self.driver.a()).onTrue(commands2.InstantCommand(self.teleop.zero_heading))
+        (teleop & self.driver.x()).whileTrue(self.swerve.lock_command())
+
+    def bind_characterisation(self) -> None:
+        testing = commands2.button.Trigger(wpilib.DriverStation.isTestEnabled)
+        angle = self.tester.leftBumper()
+        for routine, which in (
+            (self.swerve.sysid_drive(), ~angle),
+            (self.swerve.sysid_angle(), angle),
+        ):
+            tests = self.swerve.sysid_commands(routine)  # quasistatic fwd/back, dynamic fwd/back
+            buttons = (self.tester.a(), self.tester.b(), self.tester.x(), self.tester.y())
+            for button, command in zip(buttons, tests, strict=True):
+                (testing & which & button).whileTrue(command)
+        (testing & self.tester.start()).whileTrue(self.swerve.wheel_radius_command())

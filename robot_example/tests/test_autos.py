@@ -1,0 +1,129 @@
+"""Each autonomous routine ends where it ends, in the simulated physics (tyres, mass, battery),
+on the blue and on the red alliance; and the test-mode controller runs SysId."""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import choreo
+import hal
+import ntcore
+import pytest
+from autos import CHOREO, PATHPLANNER
+from pathplannerlib.path import PathPlannerPath
+from pathplannerlib.util import FlippingUtil
+from wpilib.simulation import DriverStationSim, XboxControllerSim, stepTiming
+from wpimath.geometry import Pose2d, Translation2d
+
+LOOP = 0.02
+TOLERANCE_M = 0.05
+TOLERANCE_DEG = 2.0
+
+
+def run(robot: Any, seconds: float) -> None:
+    """Step robot loops one at a time; after each, wait until CTRE's status signals (sent on the
+    wall clock) carry the state just simulated, however loaded the machine is."""
+    for _ in range(round(seconds / LOOP)):
+        DriverStationSim.notifyNewData()
+        stepTiming(LOOP)
+        assert robot.physics.sim.wait_for_readings(), "a simulated CTRE device stopped answering"
+
+
+def end_pose(auto: str, red: bool) -> Pose2d:
+    """Where the routine ends, as its file says (flipped for red as each library flips it)."""
+    if auto == PATHPLANNER:
+        path = PathPlannerPath.fromPathFile("Curve")
+        end = Pose2d(path.getPoint(path.numPoints() - 1).position, path.getGoalEndState().rotation)
+        return FlippingUtil.flipFieldPose(end) if red else end
+    final = choreo.load_swerve_trajectory("Arc").get_final_pose(red)
+    assert final is not None
+    return final
+
+
+def start(robot: Any, mode: str, *, red: bool = False) -> None:
+    station = hal.AllianceStationID.kRed1 if red else hal.AllianceStationID.kBlue1
+    DriverStationSim.setAllianceStationId(station)
+    DriverStationSim.setDsAttached(True)
+    DriverStationSim.setAutonomous(mode == "auto")
+    DriverStationSim.setTest(mode == "test")
+    DriverStationSim.setEnabled(True)
+
+
+@pytest.mark.parametrize("red", [False, True], ids=["blue", "red"])
+@pytest.mark.parametrize("auto", [PATHPLANNER, CHOREO])
+def test_each_auto_ends_at_its_end_pose(control: Any, robot: Any, auto: str, red: bool) -> None:
+    with control.run_robot():
+        table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard/Autonomous")
+        table.putString("selected", auto)  # as a dashboard picks it
+        run(robot, 0.1)
+        start(robot, "auto", red=red)
+        run(robot, 0.1)
+        command = robot.auto
+        assert command is not None and command.getName() in (
+            auto.split()[0],
+            f"Choreo {auto.split()[0]}",
+        )
+        for _ in range(500):  # ten seconds at most
+            if not command.isScheduled():
+                break
+            run(robot, LOOP)
+        assert not command.isScheduled(), "the routine did not finish"
+        run(robot, 0.3)  # stopped: nothing moves on
+        truth = robot.physics.sim.true_pose
+        wanted = end_pose(auto, red)
+        distance = truth.translation().distance(wanted.translation())
+        heading = abs((truth.rotation() - wanted.rotation()).degrees())
+        print(
+            f"\n[{auto}, {'red' if red else 'blue'}] ends {distance * 100:.1f} cm / {heading:.2f} deg"
+        )
+        assert distance < TOLERANCE_M and heading < TOLERANCE_DEG, (truth, wanted)
+        odometry = robot.swerve.get_pose()
+        assert odometry.translation().distance(truth.translation()) < TOLERANCE_M
+        DriverStationSim.setEnabled(False)
+        run(robot, 0.2)
+
+
+def hold_a(robot: Any, mode: str, seconds: float) -> tuple[list[float], Translation2d]:
+    """Hold A on the characterisation controller (port 1) in ``mode``: each drive motor's
+    measured volts at the end, and how far the simulated robot moved."""
+    tester = XboxControllerSim(1)
+    start(robot, mode)
+    run(robot, 0.2)
+    before = robot.physics.sim.true_pose.translation()
+    tester.setAButton(True)
+    run(robot, seconds)
+    volts = [m.drive_motor.get_applied_volts() for m in robot.swerve.modules]
+    moved = robot.physics.sim.true_pose.translation() - before
+    tester.setAButton(False)
+    run(robot, 0.2)
+    return volts, moved
+
+
+def test_the_test_mode_controller_runs_the_drive_sysid_routine(control: Any, robot: Any) -> None:
+    with control.run_robot():
+        volts, moved = hold_a(robot, "test", 1.5)  # quasistatic forward: 1 V/s
+        assert all(1.0 < v < 3.0 for v in volts), volts  # measured, not asked
+        assert moved.X() > 0.1 and abs(moved.Y()) < 0.05, moved  # straight ahead
+        assert all(abs(m.drive_motor.get_applied_volts()) < 0.1 for m in robot.swerve.modules)
+        DriverStationSim.setEnabled(False)
+        run(robot, 0.2)
+
+
+def test_sysid_buttons_do_nothing_outside_test_mode(control: Any, robot: Any) -> None:
+    with control.run_robot():
+        volts, moved = hold_a(robot, "teleop", 1.0)
+        assert all(abs(v) < 0.1 for v in volts), volts
+        assert moved.norm() < 0.01, moved
+        DriverStationSim.setEnabled(False)
+        run(robot, 0.2)
+
+
+def test_the_chooser_offers_every_routine(control: Any, robot: Any) -> None:
+    with control.run_robot():
+        run(robot, 0.1)
+        table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard/Autonomous")
+        options = set(table.getStringArray("options", []))
+        assert options == {PATHPLANNER, CHOREO, "Nothing"}
+        assert table.getString("default", "") == PATHPLANNER
+        assert math.isfinite(robot.swerve.get_pose().X())
