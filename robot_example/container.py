@@ -20,7 +20,7 @@ import commands2
 import commands2.button
 import wpilib
 from autos import Autos
-from teleop import TeleopDrive
+from teleop import DriverSticks
 
 from swervelib import SwerveDrive
 from swervelib.commands import SwerveSubsystem
@@ -32,16 +32,19 @@ class RobotContainer:
         self.swerve = SwerveSubsystem(self.drive)
         self.driver = commands2.button.CommandXboxController(0)
         self.tester = commands2.button.CommandXboxController(1)
-        self.teleop = TeleopDrive(self.swerve, self.driver.getHID())
+        self.drive.set_heading_correction(True)  # rate mode: hold the heading when not turning
+        self.sticks = DriverSticks(self.drive, self.driver.getHID())
+        self.teleop = self.swerve.input_command(self.sticks.current)
         self.autos = Autos(self.swerve)
         self.bind_driver()
         self.bind_characterisation()
 
     def bind_driver(self) -> None:
         teleop = commands2.button.Trigger(wpilib.DriverStation.isTeleopEnabled)
-        teleop.whileTrue(self.teleop)
-        (teleop & self.driver.a()).onTrue(commands2.InstantCommand(self.teleop.zero_heading))
-        (teleop & self.driver.x()).whileTrue(self.swerve.lock_command())
+        locked = self.driver.x()
+        (teleop & ~locked).whileTrue(self.teleop)  # back to the sticks when X is let go
+        (teleop & locked).whileTrue(self.swerve.lock_command())
+        (teleop & self.driver.a()).onTrue(commands2.InstantCommand(self.sticks.zero_heading))
 
     def bind_characterisation(self) -> None:
         testing = commands2.button.Trigger(wpilib.DriverStation.isTestEnabled)

@@ -3,7 +3,8 @@ Choreo, SysId on a test-mode controller.
 
 * ``container.py`` builds the drive (from ``deploy/swerve``) and binds the controllers;
 * ``autos.py`` makes the autonomous chooser (SmartDashboard ``Autonomous``);
-* ``teleop.py`` is the driver's command (heading mode, rotation-rate mode on a button).
+* ``teleop.py`` reads the driver's sticks (swervelib's ``SwerveInput``: heading mode, or
+  rotation-rate mode while a button is held).
 
 Controls are listed in ``container.py``. ``robotpy sim`` runs it against swervelib's physics
 (``physics.py``); ``robotpy test`` runs pyfrc's tests and ``tests/``.

@@ -1,48 +1,41 @@
-"""The driver's command: field-relative translation with the left stick; the right stick points
-the robot (heading mode), or, with the right bumper held, turns it (rotation-rate mode)."""
+"""The driver's sticks, as swervelib's SwerveInput: field-relative translation with the left stick
+(deadband, cubed, 80 % at full stick); the right stick points the robot (heading mode), or, with
+the right bumper held, turns it (rotation-rate mode); the left bumper held makes translation
+robot-relative. Both modes share their state, so switching while driving has no jump."""
 
 from __future__ import annotations
 
-import commands2
 import wpilib
-from wpimath.kinematics import ChassisSpeeds
 
-from swervelib.commands import SwerveSubsystem
-from swervelib.input import HeadingDriveInput, apply_deadband
+from swervelib import SwerveDrive
+from swervelib.input_stream import Curve, SwerveInput
 
 STICK_DEADBAND = 0.1
 
 
-class TeleopDrive(commands2.Command):
-    def __init__(self, swerve: SwerveSubsystem, driver: wpilib.XboxController) -> None:
-        super().__init__()
-        self.drive = swerve.drive
-        self.driver = driver
-        # The heading-mode test drive routine: raw stick axes in, as the controller reports them.
-        self.sticks = HeadingDriveInput.for_drive(
-            self.drive, driver.getLeftX, driver.getLeftY, driver.getRightX, driver.getRightY
+class DriverSticks:
+    def __init__(self, drive: SwerveDrive, pad: wpilib.XboxController) -> None:
+        self.drive = drive
+        self.pad = pad
+        controller = drive.config.controller
+        self.rate = (
+            SwerveInput.from_xbox(pad)
+            .with_deadband(STICK_DEADBAND)
+            .with_curve(Curve.CUBED, Curve.LINEAR)
+            .scaled(0.8)
         )
-        self.addRequirements(swerve)
-        self.setName("teleop drive")
+        self.heading = self.rate.heading_mode()
+        if controller is not None:  # controllerproperties.json's angleJoystickRadiusDeadband
+            self.heading = self.heading.with_heading_deadband(
+                controller.angle_joystick_radius_deadband
+            )
 
-    def initialize(self) -> None:
-        self.sticks.reset_heading()  # keep facing the way the robot faces now
+    def current(self) -> SwerveInput:
+        """This loop's mode, as the bumpers say."""
+        sticks = self.rate if self.pad.getRightBumperButton() else self.heading
+        return sticks.robot_relative_mode() if self.pad.getLeftBumperButton() else sticks
 
     def zero_heading(self) -> None:
         """The robot now faces the field's forward direction, and heading mode holds it."""
         self.drive.zero_heading()
-        self.sticks.reset_heading(0.0)
-
-    def execute(self) -> None:
-        driver, drive = self.driver, self.drive
-        field_relative = not driver.getLeftBumperButton()
-        if driver.getRightBumperButton():  # rotation-rate mode
-            x, y = self.sticks.translation()
-            turn = apply_deadband(-driver.getRightX(), STICK_DEADBAND)  # stick right: turn right
-            speeds = ChassisSpeeds(
-                x * drive.max_speed, y * drive.max_speed, turn * drive.max_angular_velocity
-            )
-            drive.drive(speeds, field_relative=field_relative)
-            self.sticks.reset_heading()  # when the bumper is let go, hold the new heading
-            return
-        self.sticks.apply(drive, field_relative=field_relative)
+        self.heading.reset_heading(0.0)

@@ -24,6 +24,7 @@ from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.config.model import INCH
+from swervelib.input_stream import SwerveInput
 from swervelib.sysid import angle_routine, drive_routine
 from swervelib.wheel_radius import WheelDiameter, WheelRadiusCharacterization
 
@@ -64,6 +65,13 @@ class SwerveSubsystem(commands2.Subsystem):
         return self.run(lambda: self.drive.drive_facing(vx(), vy(), heading())).withName(
             "swerve heading"
         )
+
+    def input_command(self, stream: SwerveInput | Callable[[], SwerveInput]) -> commands2.Command:
+        """Drive from a :class:`~swervelib.input_stream.SwerveInput` every loop; ``stream`` may be
+        a function choosing this loop's copy (e.g. heading mode unless a button is held: copies
+        share their state, so the switch has no jump)."""
+        choose = stream if not isinstance(stream, SwerveInput) else (lambda: stream)
+        return self.run(lambda: choose().apply(self.drive)).withName("swerve input")
 
     def lock_command(self) -> commands2.Command:
         """The wheels in an X, holding the robot in place, for as long as the command runs."""

@@ -38,15 +38,16 @@ Each loop:
    ``max_angular_velocity``; the drive converts the field-oriented speeds with the same odometry
    heading.
 
-**Heading correction is off**, as in the spec's routine. In YAGSL, heading correction
-(``setHeadingCorrection(true)``) is a second heading hold inside ``drive()``: while the robot
-translates with a near-zero angular velocity, it replaces that angular velocity with a PID output
-towards the last heading. swervelib's drive has no such layer and this routine adds none: the
-angular velocity comes only from ``drive_facing``'s heading PID towards the target heading, which
-already holds the heading when the stick is released. Nothing here changes the drive's state, so
-the rotation-rate mode or autonomous are never fought by a hidden heading hold.
+**Heading correction is not needed here**, as in the spec's routine: the angular velocity comes
+only from ``drive_facing``'s heading PID towards the target heading, which already holds the
+heading when the stick is released. The drive's own heading correction
+(``SwerveDrive.set_heading_correction``, YAGSL's ``setHeadingCorrection``; off by default) never
+acts inside ``drive_facing`` nor in autonomous, so this routine is never fought by it.
 
 Only the standard library is imported here; wpimath is imported by :meth:`apply`.
+
+:class:`~swervelib.input_stream.SwerveInput` (every mode: rate, heading, aim, drive to pose; curves,
+alliance-relative control) is importable from here too, and imports wpimath when first used.
 """
 
 from __future__ import annotations
@@ -73,6 +74,16 @@ __all__ = [
     "scale_and_cube",
     "stick_heading",
 ]
+
+
+def __getattr__(name: str) -> object:
+    """``SwerveInput`` and ``Curve`` from :mod:`swervelib.input_stream`, imported when asked for."""
+    if name in ("SwerveInput", "Curve"):
+        from swervelib import input_stream
+
+        return getattr(input_stream, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 Axis = Callable[[], float]
 """A joystick axis: returns -1..1, WPILib's sign (X right positive, Y back positive)."""

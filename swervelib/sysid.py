@@ -55,6 +55,7 @@ def drive_routine(
     """A SysId routine for the drive motors (modules held pointing forward)."""
 
     def apply(volts: float) -> None:
+        drive.feed()  # the modules are commanded directly: the drive's command must not expire
         for module in drive.modules:
             module.set_desired_state(SwerveModuleState(0.0, Rotation2d()), force_angle=True)
             module.drive_motor.set_voltage(volts)
@@ -77,6 +78,7 @@ def angle_routine(
     """A SysId routine for the angle motors (drive motors at 0 V)."""
 
     def apply(volts: float) -> None:
+        drive.feed()
         for module in drive.modules:
             module.drive_motor.set_voltage(0.0)
             module.angle_motor.set_voltage(volts)

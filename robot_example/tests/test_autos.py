@@ -127,3 +127,39 @@ def test_the_chooser_offers_every_routine(control: Any, robot: Any) -> None:
         assert options == {PATHPLANNER, CHOREO, "Nothing"}
         assert table.getString("default", "") == PATHPLANNER
         assert math.isfinite(robot.swerve.get_pose().X())
+
+
+def test_the_driver_drives_in_heading_mode_and_in_rate_mode(control: Any, robot: Any) -> None:
+    with control.run_robot():
+        pad = XboxControllerSim(0)
+        start(robot, "teleop")
+        run(robot, 0.2)
+        pad.setRightX(-1.0)  # heading stick to the left: face +90°
+        run(robot, 2.0)
+        truth = robot.physics.sim.true_pose
+        assert abs(truth.rotation().degrees() - 90.0) < 3.0, truth
+        pad.setRightX(0.0)
+        pad.setRightBumperButton(True)  # rate mode: the right stick turns
+        run(robot, 0.2)
+        assert abs(robot.physics.sim.true_pose.rotation().degrees() - 90.0) < 3.0  # no jump
+        pad.setRightX(1.0)  # stick right: turn clockwise
+        run(robot, 0.3)
+        assert robot.physics.sim.true_pose.rotation().degrees() < 60.0
+        pad.setRightX(0.0)
+        run(robot, 0.5)  # released: the turn stops, and the new heading is held
+        before = robot.physics.sim.true_pose
+        pad.setLeftY(-1.0)  # full forward, field-relative
+        run(robot, 1.0)
+        after = robot.physics.sim.true_pose
+        moved = after.translation() - before.translation()
+        assert abs((after.rotation() - before.rotation()).degrees()) < 3.0  # heading held
+        assert moved.X() > 1.0 and abs(moved.Y()) < 0.2, moved
+        pad.setLeftY(0.0)
+        pad.setRightBumperButton(False)
+        pad.setXButton(True)  # lock: the wheels form an X
+        run(robot, 0.5)
+        angles = [abs(m.get_angle().degrees()) % 90.0 for m in robot.swerve.modules]
+        assert all(abs(a - 45.0) < 5.0 for a in angles), angles
+        pad.setXButton(False)
+        DriverStationSim.setEnabled(False)
+        run(robot, 0.2)

@@ -111,6 +111,7 @@ class SwerveModule:
         self.use_cosine_compensator = config.use_cosine_compensator
         self.feedforward = DriveFeedforward(kv=NOMINAL_VOLTS / free_speed_mps)
         self._hold_below_mps = ANTI_JITTER_FRACTION * free_speed_mps
+        self.optimize = True  # never turn the wheel more than 90°: reverse it instead
         self._offset = config.absolute_encoder_offset_deg
         # The absolute encoder closes the steering loop on the angle controller: commands are in
         # its frame, and steering stops while it cannot be used.
@@ -287,6 +288,15 @@ class SwerveModule:
         return self.position
 
     # -- commands ----------------------------------------------------------------------------------
+    def set_anti_jitter(self, enabled: bool) -> None:
+        """Below 1 % of the free speed, hold the wheel's angle instead of turning it (on by
+        default: a stopping robot does not snap its wheels to 0°)."""
+        self._hold_below_mps = ANTI_JITTER_FRACTION * self.free_speed_mps if enabled else 0.0
+
+    @property
+    def anti_jitter(self) -> bool:
+        return self._hold_below_mps > 0.0
+
     def set_desired_state(
         self,
         state: SwerveModuleState,
@@ -294,7 +304,8 @@ class SwerveModule:
         force_angle: bool = False,
         acceleration_mps2: float = 0.0,
     ) -> None:
-        """Follow ``state``: optimise (never turn more than 90°), cosine-compensate, command.
+        """Follow ``state``: optimise (never turn more than 90°, unless ``optimize`` is off),
+        cosine-compensate, command.
 
         ``acceleration_mps2``: the wheel's acceleration along ``state``'s direction (a path
         follower's feedforward), added through the feedforward's kA; it turns with the speed when
@@ -303,7 +314,10 @@ class SwerveModule:
         module's Alert); a speed beyond the module's free speed is limited to it; an acceleration
         that is not finite counts as 0.
         """
-        if acceleration_mps2:
+        if not self.optimize:
+            if not math.isfinite(acceleration_mps2):
+                acceleration_mps2 = 0.0
+        elif acceleration_mps2:
             asked = state.angle.radians()  # a float: optimize() changes the state in place
             state.optimize(self._angle)
             if _cos(state.angle.radians() - asked) < 0.0:  # reversed: it accelerates the other way

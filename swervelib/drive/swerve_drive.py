@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 import os
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -46,6 +46,7 @@ from swervelib.drive.feedforward import derived_feedforward
 from swervelib.drive.heading import YawTracker
 from swervelib.drive.housekeeping import RoundRobin
 from swervelib.drive.module import SwerveModule
+from swervelib.drive.options import DriveOptions
 from swervelib.drive.safety import (
     FieldArea,
     Refusals,
@@ -53,6 +54,10 @@ from swervelib.drive.safety import (
     pose_problem,
     usable_rotation,
 )
+from swervelib.drive.setpoints import SetpointGenerator
+from swervelib.drive.shaping import RequestShaper
+from swervelib.drive.state import DriveState
+from swervelib.drive.switches import DriveSwitches
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 from swervelib.drive.vision import VisionGate
 from swervelib.text import shown_number
@@ -67,13 +72,16 @@ HEALTH_CHECK_EVERY = 4  # loops between device fault checks: 13 devices, each ab
 # Commanded speeds beyond this many times what the robot can do are scaled down (keeping their
 # direction and mix) before the kinematics, whose products would overflow to infinity.
 COMMAND_HEADROOM = 100.0
+# A drive command not renewed for this long (seconds) expires: the modules stop (MotorSafety's idea).
+COMMAND_TIMEOUT_S = 0.1
+_RADIANS_PER_DEGREE = math.pi / 180.0
 
 
 def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
     return getattr(package, f"SwerveDrive{count}{prefix}")
 
 
-class SwerveDrive:
+class SwerveDrive(DriveSwitches):
     """A swerve drive built from a configuration. See the module docstring for use."""
 
     def __init__(
@@ -84,8 +92,14 @@ class SwerveDrive:
         verbosity: TelemetryVerbosity = TelemetryVerbosity.HIGH,
         loop_period: float = LOOP_PERIOD_S,
         simulate: bool | None = None,
+        options: DriveOptions | None = None,
+        command_timeout: float | None = COMMAND_TIMEOUT_S,
     ) -> None:
-        for name, value in (("max_speed", max_speed), ("loop_period", loop_period)):
+        for name, value in (
+            ("max_speed", max_speed),
+            ("loop_period", loop_period),
+            ("command_timeout", command_timeout),
+        ):
             if value is not None and not (math.isfinite(value) and value > 0.0):
                 raise ValueError(f"{name} must be a positive number, not {shown_number(value)}")
         count = len(config.modules)
@@ -127,6 +141,18 @@ class SwerveDrive:
         self.vision = VisionGate()
         locations = [m.location for m in self.modules]
         self.kinematics: Any = _wpilib_class("Kinematics", count, kinematics)(*locations)
+        self._options = options or DriveOptions()
+        self._shaper = RequestShaper()
+        self._setpoints = SetpointGenerator(self.kinematics)
+        self.command_timeout = command_timeout
+        self._commanded = False  # a command is in force (stop() is not one)
+        self._command_time = 0.0  # the loop time of the latest command
+        self._expiry_alert = FaultAlert("Swerve command expired", wpilib.Alert.AlertType.kWarning)
+        self._telemetry_callbacks: list[Callable[[DriveState], None]] = []
+        self._callback_alert = FaultAlert(
+            "Swerve telemetry callback", wpilib.Alert.AlertType.kWarning
+        )
+        self._yaw_rate = 0.0  # rad/s, from the IMU yaw between loops
         self._devices = self._collect_devices()
         self._batch, self._unbatched = self._split_refresh(self._devices)
         self._refresh()
@@ -160,6 +186,17 @@ class SwerveDrive:
         self.diagnostics = DriveDiagnostics(self.modules)
         self._loop_count = 0
         self._last_time = wpilib.Timer.getFPGATimestamp()
+        self._state = DriveState(
+            self._last_time,
+            self._pose,
+            self.yaw.raw_yaw_deg,
+            self._positions,
+            self._desired_speeds,
+            self._desired_states,
+            0.0,
+            self.modules,
+            self.kinematics,
+        )
         self._last_heading_check = self._last_time
         # In simulation the drive steps a physics model of itself unless a SwerveSim is attached
         # explicitly (e.g. in physics.py), so `from_directory()` drives in `robotpy sim` as is.
@@ -177,11 +214,18 @@ class SwerveDrive:
         max_speed: float | None = None,
         verbosity: TelemetryVerbosity = TelemetryVerbosity.HIGH,
         simulate: bool | None = None,
+        loop_period: float = LOOP_PERIOD_S,
+        options: DriveOptions | None = None,
+        command_timeout: float | None = COMMAND_TIMEOUT_S,
     ) -> SwerveDrive:
         """Load ``directory`` (default: ``<deploy directory>/swerve``) and build the drive.
 
         ``max_speed`` (m/s) defaults to ``maxSpeed`` in swervedrive.json, else the slowest module's
-        free speed. In simulation (``simulate`` defaults to ``RobotBase.isSimulation()``) the
+        free speed. ``loop_period`` (seconds) is the robot loop's, for discretisation and the
+        limits; ``options`` the request shaping (:class:`~swervelib.drive.options.DriveOptions`:
+        heading correction, skew compensation, acceleration limits, setpoint generator; all off by
+        default); ``command_timeout`` how long a drive command lasts unless renewed (None: for
+        ever). In simulation (``simulate`` defaults to ``RobotBase.isSimulation()``) the
         drive moves a physics model of a correctly built robot each ``periodic()`` unless a
         :class:`swervelib.sim.SwerveSim` is attached. Raises :class:`ConfigError` for a bad
         configuration and
@@ -190,7 +234,15 @@ class SwerveDrive:
         if directory is None:
             directory = Path(wpilib.getDeployDirectory()) / "swerve"
         config = load_directory(directory)
-        return cls(config, max_speed=max_speed, verbosity=verbosity, simulate=simulate)
+        return cls(
+            config,
+            max_speed=max_speed,
+            verbosity=verbosity,
+            simulate=simulate,
+            loop_period=loop_period,
+            options=options,
+            command_timeout=command_timeout,
+        )
 
     # -- set-up helpers ------------------------------------------------------------------------------
     def _collect_devices(self) -> list[Device]:
@@ -320,18 +372,35 @@ class SwerveDrive:
             module.update()
         positions = tuple([m.position for m in modules])
         yaw = self.yaw
+        previous_yaw = yaw.yaw_deg
         yaw.update(self._wheel_turn_deg, positions)
+        if dt > 0.0:
+            self._yaw_rate = (yaw.yaw_deg - previous_yaw) * _RADIANS_PER_DEGREE / dt
         self._positions = positions
-        self._pose = self.estimator.update(Rotation2d.fromDegrees(yaw.yaw_deg), positions)
+        self._pose = pose = self.estimator.update(Rotation2d.fromDegrees(yaw.yaw_deg), positions)
+        state = self._state = DriveState(
+            now,
+            pose,
+            yaw.raw_yaw_deg,
+            positions,
+            self._desired_speeds,
+            self._desired_states,
+            dt,
+            modules,
+            self.kinematics,
+        )
+        timeout = self.command_timeout
+        if self._commanded and timeout is not None and now - self._command_time > timeout:
+            self._expire(now - self._command_time)
         if self._loop_count % HEALTH_CHECK_EVERY == 1:  # one device's fault check, in turn
             self.health_checks.run_next()
         self.diagnostics.observe_modules(dt)
-        states: list[SwerveModuleState] | None = None
+        states: tuple[SwerveModuleState, ...] | None = None
         measured: ChassisSpeeds | None = None
         phase = self._loop_count % DIAGNOSTICS_EVERY
         if phase == 0 or self._publishes_states:
-            states = [m.get_state() for m in modules]
-            measured = self.kinematics.toChassisSpeeds(tuple(states))
+            states = state.module_states
+            measured = state.speeds
         if phase == 0 and measured is not None:
             self.diagnostics.update_heading(
                 yaw.yaw_deg,
@@ -346,13 +415,44 @@ class SwerveDrive:
         self._loop_count += 1
         if self._publishes:
             self.telemetry.publish(
-                self._pose,
+                pose,
                 yaw.raw_yaw_deg,
                 states,
                 measured,
                 self._desired_speeds,
                 self._desired_states,
             )
+        if self._telemetry_callbacks:
+            self._call_back(state)
+
+    def _call_back(self, state: DriveState) -> None:
+        problem = None
+        for callback in self._telemetry_callbacks:
+            try:
+                callback(state)
+            except Exception as error:  # a callback's bug must not stop the robot loop
+                problem = f"{getattr(callback, '__name__', callback)!s} raised {error!r}"
+        self._callback_alert.update(problem)
+
+    def _expire(self, age: float) -> None:
+        """No command for longer than ``command_timeout``: stop, and say so while enabled."""
+        self.stop()
+        if wpilib.DriverStation.isEnabled():
+            self._expiry_alert.update(
+                f"no drive command for {age:.2f} s (timeout {self.command_timeout:g} s): modules "
+                "stopped; call a drive method every loop"
+            )
+
+    def feed(self) -> None:
+        """Say the drive's current command still holds this loop (for code that drives the
+        modules directly, as SysId does), so it does not expire."""
+        self._command_time = self._last_time
+
+    def _mark_commanded(self) -> None:
+        self._commanded = True
+        self._command_time = self._last_time
+        if self._expiry_alert.active is not None:
+            self._expiry_alert.update(None)
 
     def _wheel_turn_deg(self, positions: tuple[SwerveModulePosition, ...]) -> float:
         """How far the wheels say the robot turned since the last loop (degrees)."""
@@ -377,7 +477,22 @@ class SwerveDrive:
         Speeds that are not finite numbers, or a centre of rotation that is not finite or more
         than 1 km away, or feedforwards of the wrong length, are refused: the drive stops and
         the ``Swerve commands`` Alert says why.
+
+        The request is shaped as :attr:`options` says (heading correction, acceleration limits,
+        angular-velocity compensation, discretisation, the setpoint generator). A command lasts
+        until the next one, or ``command_timeout`` (0.1 s by default) if no other comes: then the
+        modules stop, with an Alert.
         """
+        self._drive(speeds, field_relative, center_of_rotation, feedforwards, True)
+
+    def _drive(
+        self,
+        speeds: ChassisSpeeds,
+        field_relative: bool,
+        center_of_rotation: Translation2d | None,
+        feedforwards: Any,
+        correct_heading: bool,
+    ) -> None:
         accelerations = None
         if feedforwards is not None:
             accelerations = list(_module_accelerations(feedforwards))
@@ -408,17 +523,45 @@ class SwerveDrive:
             if center_why is not None:
                 self._refuse("drive()", center_why)
                 return
-        if field_relative:
+        options = self._options
+        if options.shapes:
+            heading = self._pose.rotation()
+            if not field_relative:
+                robot = ChassisSpeeds.fromRobotRelativeSpeeds(robot, heading)
+            robot = self._shaper.shape(
+                robot,
+                options=options,
+                heading=heading.radians(),
+                measured=self._state.field_speeds(),
+                yaw_rate=self._yaw_rate,
+                now=self._last_time,
+                loop_period=self.loop_period,
+                autonomous=wpilib.DriverStation.isAutonomous(),
+                correct_heading=correct_heading,
+                heading_output=self._heading_output,
+            )
+        elif field_relative:
             robot = ChassisSpeeds.fromFieldRelativeSpeeds(robot, self._pose.rotation())
-        robot = ChassisSpeeds.discretize(robot, self.loop_period)
+        if options.discretize:
+            robot = ChassisSpeeds.discretize(robot, self.loop_period)
         self._desired_speeds = robot
+        kinematics = self.kinematics
         if center_of_rotation is None:
-            states = self.kinematics.toSwerveModuleStates(robot)
+            states = kinematics.toSwerveModuleStates(robot)
         else:
-            states = self.kinematics.toSwerveModuleStates(robot, center_of_rotation)
-        self._apply_states(
-            self.kinematics.desaturateWheelSpeeds(states, self.max_speed), accelerations
-        )
+            states = kinematics.toSwerveModuleStates(robot, center_of_rotation)
+        states = kinematics.desaturateWheelSpeeds(states, self.max_speed)
+        limits = options.setpoint_limits
+        if limits is not None:
+            state = self._state
+            states = self._setpoints.next(
+                kinematics.toChassisSpeeds(states),
+                limits,
+                self.loop_period,
+                state.speeds,
+                state.module_states,
+            )
+        self._apply_states(states, accelerations)
 
     def _apply_states(
         self, states: Sequence[SwerveModuleState], accelerations: Sequence[float] | None = None
@@ -432,6 +575,7 @@ class SwerveDrive:
             ):
                 module.set_desired_state(state, acceleration_mps2=acceleration)
         self._desired_states = list(states)
+        self._mark_commanded()
 
     # -- feedforward ----------------------------------------------------------------------------------
     @property
@@ -473,6 +617,7 @@ class SwerveDrive:
                 )
                 self._refuse("set_module_states()", why)
                 return
+        states = [SwerveModuleState(s.speed, s.angle) for s in states]  # the caller's stay as given
         top = self.module_max_speed
         if any(abs(state.speed) > top for state in states):
             states = list(self.kinematics.desaturateWheelSpeeds(states, top))
@@ -491,10 +636,13 @@ class SwerveDrive:
             why = f"({shown_number(vx)}, {shown_number(vy)}, heading {heading_rad} rad) is not finite (or > 1e6 rad)"
             self._refuse("drive_facing()", why)
             return
-        current = self._pose.rotation().radians()
-        output = self.heading_controller.calculate(current, heading.radians())
-        omega = max(-1.0, min(1.0, output)) * self.max_angular_velocity
-        self.drive(ChassisSpeeds(vx, vy, omega), field_relative=field_relative)
+        omega = self._heading_output(self._pose.rotation().radians(), heading.radians())
+        self._drive(ChassisSpeeds(vx, vy, omega), field_relative, None, None, False)
+
+    def _heading_output(self, current: float, target: float) -> float:
+        """The heading PID's rotation (rad/s) from ``current`` towards ``target`` (radians)."""
+        output = self.heading_controller.calculate(current, target)
+        return max(-1.0, min(1.0, output)) * self.max_angular_velocity
 
     def lock(self) -> None:
         """Point every wheel at the robot centre (an X), speed 0. Call it every loop while locked."""
@@ -505,12 +653,19 @@ class SwerveDrive:
             states.append(state)
         self._desired_states = states
         self._desired_speeds = ChassisSpeeds()
+        self._shaper.forget()
+        self._setpoints.forget()
+        self._mark_commanded()
 
     def stop(self) -> None:
         """Stop every motor."""
         for module in self.modules:
             module.stop()
         self._desired_speeds = ChassisSpeeds()
+        self._desired_states = [SwerveModuleState(0.0, m.get_angle()) for m in self.modules]
+        self._commanded = False
+        self._shaper.forget()
+        self._setpoints.forget()
 
     def set_idle_mode(self, brake: bool) -> None:
         """Brake or coast on the drive motors."""
@@ -551,6 +706,7 @@ class SwerveDrive:
         )
         self._pose = pose
         self.yaw.note_reset()
+        self._shaper.forget(pose.rotation().radians())  # heading correction holds the new heading
 
     def get_heading(self) -> Rotation2d:
         """The pose estimator's heading."""
@@ -590,20 +746,42 @@ class SwerveDrive:
         return True
 
     # -- speeds and states -----------------------------------------------------------------------------
+    def get_state(self) -> DriveState:
+        """This loop's snapshot (see :class:`~swervelib.drive.state.DriveState`), the same object
+        for every caller until the next :meth:`periodic`."""
+        return self._state
+
+    def register_telemetry(self, callback: Callable[[DriveState], None]) -> None:
+        """Call ``callback(state)`` at the end of every :meth:`periodic` (a logger, a dashboard).
+        A callback that raises is reported on an Alert; the loop goes on."""
+        self._telemetry_callbacks.append(callback)
+
+    @property
+    def options(self) -> DriveOptions:
+        """The request shaping in force (:class:`~swervelib.drive.options.DriveOptions`)."""
+        return self._options
+
+    @options.setter
+    def options(self, options: DriveOptions) -> None:
+        if not isinstance(options, DriveOptions):
+            raise TypeError(f"options must be a DriveOptions, not {type(options).__name__}")
+        self._options = options
+        self._shaper.forget()
+        self._setpoints.forget()
+
     def get_module_states(self) -> list[SwerveModuleState]:
-        return [m.get_state() for m in self.modules]
+        """Each module's measured speed and angle this loop (from :meth:`get_state`)."""
+        return list(self._state.module_states)
 
     def get_module_positions(self) -> list[SwerveModulePosition]:
-        return [m.get_position() for m in self.modules]
+        return list(self._state.module_positions)
 
     def get_robot_relative_speeds(self) -> ChassisSpeeds:
-        speeds: ChassisSpeeds = self.kinematics.toChassisSpeeds(tuple(self.get_module_states()))
-        return speeds
+        """The measured chassis speeds this loop (from :meth:`get_state`)."""
+        return self._state.speeds
 
     def get_field_relative_speeds(self) -> ChassisSpeeds:
-        return ChassisSpeeds.fromRobotRelativeSpeeds(
-            self.get_robot_relative_speeds(), self._pose.rotation()
-        )
+        return self._state.field_speeds()
 
 
 def _module_accelerations(feedforwards: Any) -> Any:

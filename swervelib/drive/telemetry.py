@@ -140,10 +140,10 @@ class DriveTelemetry:
         self,
         pose: Pose2d,
         raw_yaw_deg: float,
-        states: list[SwerveModuleState] | None,
+        states: Sequence[SwerveModuleState] | None,
         measured: ChassisSpeeds | None,
         desired: ChassisSpeeds,
-        desired_states: list[SwerveModuleState],
+        desired_states: Sequence[SwerveModuleState],
     ) -> None:
         """Publish this loop's values; ``states`` and ``measured`` are needed from ``POSE`` up."""
         verbosity = self._verbosity
@@ -153,8 +153,8 @@ class DriveTelemetry:
         self.field.setRobotPose(pose)
         if verbosity is not TelemetryVerbosity.LOW:
             if states is not None:
-                self.current_states.set(states)
-            self.desired_states.set(desired_states)
+                self.current_states.set(states)  # type: ignore[arg-type]  # any sequence
+            self.desired_states.set(desired_states)  # type: ignore[arg-type]
             if measured is not None:
                 self.measured_speeds.set(measured)
             self.desired_speeds.set(desired)

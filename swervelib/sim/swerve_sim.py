@@ -22,7 +22,7 @@ from typing import TYPE_CHECKING, Any
 
 from wpimath import kinematics
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d, Twist2d
-from wpimath.kinematics import SwerveModuleState
+from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 
 from swervelib.config.catalog import Bus
 from swervelib.config.model import INCH, ModuleConfig, SteerFeedback
@@ -236,6 +236,7 @@ class SwerveSim:
         self._pose = initial_pose or Pose2d()
         self._yaw_deg = initial_yaw_deg
         self._yaw_rate_dps = 0.0
+        self._ideal_speeds = ChassisSpeeds()  # robot-relative, without traction
         self.chassis: Chassis | None = None
         self.battery = traction  # the battery sags under load in the traction model
         self.supply_current_a = 0.0
@@ -270,6 +271,14 @@ class SwerveSim:
     def true_module_angles(self) -> dict[str, Rotation2d]:
         """Each corner's real module angle (0 = the wheel faces the robot's front)."""
         return {c.truth.name: Rotation2d.fromDegrees(c.module_angle_deg()) for c in self._corners}
+
+    @property
+    def true_speeds(self) -> ChassisSpeeds:
+        """The robot's real velocity in the field's frame (m/s, rad/s)."""
+        chassis = self.chassis
+        if chassis is not None:
+            return ChassisSpeeds(chassis.vx, chassis.vy, chassis.omega)
+        return ChassisSpeeds.fromRobotRelativeSpeeds(self._ideal_speeds, self._pose.rotation())
 
     @property
     def true_module_speeds(self) -> dict[str, float]:
@@ -328,7 +337,7 @@ class SwerveSim:
                         corner.wheel_speed(), Rotation2d.fromDegrees(corner.module_angle_deg())
                     )
                 )
-            speeds = self._kinematics.toChassisSpeeds(tuple(states))
+            speeds = self._ideal_speeds = self._kinematics.toChassisSpeeds(tuple(states))
             self._pose = self._pose.exp(Twist2d(speeds.vx * h, speeds.vy * h, speeds.omega * h))
             self._yaw_rate_dps = math.degrees(speeds.omega)
             self._yaw_deg += self._yaw_rate_dps * h

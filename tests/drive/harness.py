@@ -15,6 +15,7 @@ from wpimath.geometry import Pose2d
 
 from swervelib import SwerveDrive
 from swervelib.config import load_directory
+from swervelib.drive.options import DriveOptions
 from swervelib.sim import HardwareTruth, SwerveSim
 from tests.conftest import DEPLOY
 from tests.waits import PATIENCE_S
@@ -131,6 +132,10 @@ def simulated(
         yield harness
     finally:
         drive.stop()
+        # the drive is shared by the session's tests: the next one starts from the defaults
+        drive.options = DriveOptions()
+        drive.set_module_state_optimization(True)
+        drive.set_anti_jitter(True)
         resumeTiming()
 
 

@@ -1,0 +1,431 @@
+"""``SwerveInput``: joystick axes to a drive request, built up one option at a time.
+
+An immutable builder, in the manner of YAGSL's ``SwerveInputStream``: every ``with_*`` method
+returns a new ``SwerveInput``; the original is unchanged. Copies made from one another share their
+running state (the held heading, the drive-to-pose speed), so a robot can keep one copy per mode
+and switch between them while driving without a jump: a heading mode entered from a rate mode
+starts by holding the heading the robot has::
+
+    pad = wpilib.XboxController(0)
+    sticks = SwerveInput.from_xbox(pad).with_deadband(0.1).with_curve(Curve.CUBED)
+    rate = sticks                                    # right stick X turns the robot
+    heading = sticks.heading_mode()                  # right stick points the robot
+
+    def teleopPeriodic(self):
+        (heading if pad.getRightBumperButton() else rate).apply(self.swerve)
+
+The axes are **raw joystick axes** (WPILib's signs: X right, Y back); the robot's axes (X forward,
+Y left) are derived from them. Each loop ``apply(drive)``:
+
+1. translation: a radial deadband on the stick's deflection (or one per axis), rescaled so the
+   output starts at 0; the response curve (linear, squared, cubed) and the scale on the
+   deflection's magnitude, keeping its direction; times the drive's ``max_speed``;
+2. the frame: field-relative (the default), robot-relative, or alliance-relative (field-relative,
+   turned half a turn on the red alliance so the stick pushes away from the driver either way);
+3. rotation, by mode:
+
+   * ``rate`` (the default): the rotation axis, deadband, curve and scale, times the drive's
+     ``max_angular_velocity`` (stick right turns right);
+   * ``heading``: the heading stick's direction is the heading to face (pushed away from the
+     driver: 0, or π when alliance-relative on red); inside its deadband the last target is kept;
+   * ``aim``: face a field point (plus an offset) while translating;
+   * ``drive to pose``: ignore the sticks and drive to a field pose, translating and turning on
+     trapezoidal profiles that stop at the pose, then holding still once within the tolerance
+     (:attr:`at_target`).
+
+Heading and aim turn the robot with ``drive_facing`` (the heading PID of
+``controllerproperties.json``).
+"""
+
+from __future__ import annotations
+
+import enum
+import math
+from collections.abc import Callable
+from dataclasses import KW_ONLY, dataclass, field, replace
+from typing import TYPE_CHECKING, Any
+
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d
+from wpimath.kinematics import ChassisSpeeds
+
+from swervelib.alliance import red_alliance
+from swervelib.input import apply_deadband, joystick_to_robot, stick_heading
+
+if TYPE_CHECKING:
+    from swervelib.drive.swerve_drive import SwerveDrive
+
+Axis = Callable[[], float]
+PoseSource = Callable[[], Pose2d]
+PointSource = Callable[[], Translation2d]
+
+DEFAULT_DEADBAND = 0.1
+DEFAULT_HEADING_DEADBAND = 0.5
+DEFAULT_POSE_TOLERANCE = (0.01, math.radians(0.5))  # metres, radians
+DEFAULT_POSE_SPEED = 2.0  # m/s
+DEFAULT_POSE_ACCELERATION = 3.0  # m/s²
+DEFAULT_POSE_TURN_RATE = math.pi  # rad/s
+DEFAULT_POSE_TURN_ACCELERATION = 2 * math.pi  # rad/s²
+POSE_GAIN = 3.0  # m/s per metre of error in the last centimetres
+TURN_GAIN = 4.0  # rad/s per radian of error in the last degrees
+# Outside the tolerance, never slower than this fraction of the drive's top speed (and turn rate):
+# below it, a drive without a kS feedforward does not overcome its static friction.
+MIN_POSE_FRACTION = 0.02
+
+
+class Curve(enum.Enum):
+    """The response curve on a stick's deflection (0..1 in, 0..1 out)."""
+
+    LINEAR = 1
+    SQUARED = 2
+    CUBED = 3
+
+
+class Mode(enum.Enum):
+    RATE = "rate"
+    HEADING = "heading"
+    AIM = "aim"
+    DRIVE_TO_POSE = "drive to pose"
+
+
+class _Running:
+    """What copies of one SwerveInput share while driving."""
+
+    def __init__(self) -> None:
+        self.mode: Mode | None = None
+        self.target_heading: float | None = None
+        self.pose_speed = 0.0
+        self.pose_turn = 0.0
+        self.at_target = False
+
+
+def _shaped(x: float, y: float, curve: Curve, scale: float) -> tuple[float, float]:
+    """Magnitude clamped to 1, curved, scaled; direction kept."""
+    length = math.hypot(x, y)
+    if not math.isfinite(length) or length == 0.0:
+        return 0.0, 0.0
+    magnitude = min(1.0, length) ** curve.value * scale
+    return x / length * magnitude, y / length * magnitude
+
+
+def _radial_deadband(x: float, y: float, deadband: float) -> tuple[float, float]:
+    length = math.hypot(x, y)
+    if not math.isfinite(length) or length <= deadband:
+        return 0.0, 0.0
+    magnitude = (min(1.0, length) - deadband) / (1.0 - deadband)
+    return x / length * magnitude, y / length * magnitude
+
+
+def _fraction(name: str, value: float, *, upper: float = 1.0, closed: bool = False) -> float:
+    inside = 0.0 <= value <= upper if closed else 0.0 <= value < upper
+    if not (math.isfinite(value) and inside):
+        bracket = "]" if closed else ")"
+        raise ValueError(f"{name} must be in [0, {upper:g}{bracket}, not {value!r}")
+    return float(value)
+
+
+@dataclass(frozen=True)
+class SwerveInput:
+    """Joystick axes to a drive request; see the module docstring. Build with :meth:`of` or
+    :meth:`from_xbox`, then the ``with_*`` and mode methods; call :meth:`apply` every loop."""
+
+    x: Axis
+    y: Axis
+    rotation: Axis | None = None
+    heading_x: Axis | None = None
+    heading_y: Axis | None = None
+    _: KW_ONLY
+    deadband: float = DEFAULT_DEADBAND
+    axis_deadbands: tuple[float, float] | None = None
+    rotation_deadband: float = DEFAULT_DEADBAND
+    heading_deadband: float = DEFAULT_HEADING_DEADBAND
+    translation_curve: Curve = Curve.LINEAR
+    rotation_curve: Curve = Curve.LINEAR
+    translation_scale: float = 1.0
+    rotation_scale: float = 1.0
+    robot_relative: bool = False
+    alliance_relative: bool = False
+    is_red: Callable[[], bool] = red_alliance
+    mode: Mode = Mode.RATE
+    aim_target: PointSource | None = None
+    aim_offset: float = 0.0  # radians
+    pose_target: PoseSource | None = None
+    pose_tolerance: tuple[float, float] = DEFAULT_POSE_TOLERANCE
+    pose_max_speed: float = DEFAULT_POSE_SPEED
+    pose_max_acceleration: float = DEFAULT_POSE_ACCELERATION
+    pose_max_turn_rate: float = DEFAULT_POSE_TURN_RATE
+    pose_max_turn_acceleration: float = DEFAULT_POSE_TURN_ACCELERATION
+    _running: _Running = field(default_factory=_Running, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        _fraction("deadband", self.deadband)
+        _fraction("rotation_deadband", self.rotation_deadband)
+        _fraction("heading_deadband", self.heading_deadband)
+        if self.axis_deadbands is not None:
+            for value in self.axis_deadbands:
+                _fraction("axis deadband", value)
+        for name in ("translation_scale", "rotation_scale"):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and 0.0 < value <= 1.0):
+                raise ValueError(f"{name} must be in (0, 1], not {value!r}")
+        if self.robot_relative and self.alliance_relative:
+            raise ValueError("alliance-relative control is field-relative: not with robot_relative")
+        for name in (
+            "pose_max_speed",
+            "pose_max_acceleration",
+            "pose_max_turn_rate",
+            "pose_max_turn_acceleration",
+        ):
+            value = getattr(self, name)
+            if not (math.isfinite(value) and value > 0.0):
+                raise ValueError(f"{name} must be a positive number, not {value!r}")
+
+    # -- construction -------------------------------------------------------------------------
+    @classmethod
+    def of(
+        cls,
+        x: Axis,
+        y: Axis,
+        rotation: Axis | None = None,
+        heading_x: Axis | None = None,
+        heading_y: Axis | None = None,
+    ) -> SwerveInput:
+        """From raw axes: the translation stick's X and Y, the rotation axis (for rate mode) and
+        the heading stick's X and Y (for heading mode)."""
+        return cls(x, y, rotation, heading_x, heading_y)
+
+    @classmethod
+    def from_xbox(cls, controller: Any) -> SwerveInput:
+        """An Xbox controller (``wpilib.XboxController``, or commands2's ``CommandXboxController``
+        through its ``getHID()``): the left stick translates, the right stick's X turns (rate
+        mode) or the right stick points (heading mode)."""
+        return cls(
+            controller.getLeftX,
+            controller.getLeftY,
+            controller.getRightX,
+            controller.getRightX,
+            controller.getRightY,
+        )
+
+    # -- options (each returns a new SwerveInput sharing the running state) -------------------
+    def with_deadband(self, translation: float, rotation: float | None = None) -> SwerveInput:
+        """A radial deadband on the translation stick (and on the rotation axis: ``rotation``,
+        else the same)."""
+        return replace(
+            self,
+            deadband=translation,
+            axis_deadbands=None,
+            rotation_deadband=translation if rotation is None else rotation,
+        )
+
+    def with_axis_deadbands(self, x: float, y: float) -> SwerveInput:
+        """A deadband per translation axis instead of the radial one."""
+        return replace(self, axis_deadbands=(x, y))
+
+    def with_heading_deadband(self, deadband: float) -> SwerveInput:
+        """How far the heading stick must be pushed before its direction counts (radius)."""
+        return replace(self, heading_deadband=deadband)
+
+    def with_curve(self, translation: Curve, rotation: Curve | None = None) -> SwerveInput:
+        return replace(
+            self,
+            translation_curve=translation,
+            rotation_curve=translation if rotation is None else rotation,
+        )
+
+    def scaled(self, translation: float, rotation: float | None = None) -> SwerveInput:
+        """Full stick gives ``translation`` (and ``rotation``) of the maximum, in (0, 1]."""
+        return replace(
+            self,
+            translation_scale=translation,
+            rotation_scale=self.rotation_scale if rotation is None else rotation,
+        )
+
+    def robot_relative_mode(self, enabled: bool = True) -> SwerveInput:
+        return replace(self, robot_relative=enabled, alliance_relative=False)
+
+    def alliance_relative_mode(
+        self, enabled: bool = True, is_red: Callable[[], bool] | None = None
+    ) -> SwerveInput:
+        """Field-relative, turned half a turn on the red alliance (``is_red``: the Driver
+        Station's alliance unless given)."""
+        return replace(
+            self,
+            alliance_relative=enabled,
+            robot_relative=False,
+            is_red=is_red or self.is_red,
+        )
+
+    def rate_mode(self) -> SwerveInput:
+        return replace(self, mode=Mode.RATE)
+
+    def heading_mode(self) -> SwerveInput:
+        return replace(self, mode=Mode.HEADING)
+
+    def aim_at(
+        self, target: Translation2d | PointSource, offset: Rotation2d | None = None
+    ) -> SwerveInput:
+        """Face ``target`` (a field point, or a function giving one each loop), turned by
+        ``offset`` (e.g. a shooter on the robot's back: 180°)."""
+        source = target if callable(target) else (lambda: target)
+        return replace(
+            self,
+            mode=Mode.AIM,
+            aim_target=source,
+            aim_offset=offset.radians() if offset is not None else 0.0,
+        )
+
+    def drive_to(
+        self,
+        target: Pose2d | PoseSource,
+        *,
+        max_speed: float = DEFAULT_POSE_SPEED,
+        max_acceleration: float = DEFAULT_POSE_ACCELERATION,
+        max_turn_rate: float = DEFAULT_POSE_TURN_RATE,
+        max_turn_acceleration: float = DEFAULT_POSE_TURN_ACCELERATION,
+        tolerance: tuple[float, float] = DEFAULT_POSE_TOLERANCE,
+    ) -> SwerveInput:
+        """Ignore the sticks and drive to ``target`` (a field pose, or a function giving one each
+        loop), translating and turning on trapezoidal profiles (m/s, m/s², rad/s, rad/s²) that
+        stop at the pose; ``tolerance``: (metres, radians) within which it holds still."""
+        source = target if callable(target) else (lambda: target)
+        return replace(
+            self,
+            mode=Mode.DRIVE_TO_POSE,
+            pose_target=source,
+            pose_max_speed=max_speed,
+            pose_max_acceleration=max_acceleration,
+            pose_max_turn_rate=max_turn_rate,
+            pose_max_turn_acceleration=max_turn_acceleration,
+            pose_tolerance=tolerance,
+        )
+
+    # -- running -------------------------------------------------------------------------------
+    @property
+    def at_target(self) -> bool:
+        """In drive-to-pose mode: whether the robot was within the tolerance at the last loop."""
+        return self._running.at_target
+
+    def reset_heading(self, heading: float | None = None) -> None:
+        """The heading mode's target (radians); None: the robot's heading at the next loop."""
+        self._running.target_heading = (
+            heading if heading is not None and math.isfinite(heading) else None
+        )
+
+    def translation(self) -> tuple[float, float]:
+        """The translation stick as robot-axis fractions of the maximum speed."""
+        raw_x, raw_y = self.x(), self.y()
+        if self.axis_deadbands is None:
+            raw_x, raw_y = _radial_deadband(raw_x, raw_y, self.deadband)
+        else:
+            raw_x = apply_deadband(raw_x, self.axis_deadbands[0])
+            raw_y = apply_deadband(raw_y, self.axis_deadbands[1])
+        forward, left = joystick_to_robot(raw_x, raw_y)
+        return _shaped(forward, left, self.translation_curve, self.translation_scale)
+
+    def rotation_fraction(self) -> float:
+        """The rotation axis as a fraction of the maximum turn rate (counter-clockwise +)."""
+        if self.rotation is None:
+            return 0.0
+        value = apply_deadband(self.rotation(), self.rotation_deadband)
+        turn, _ = _shaped(value, 0.0, self.rotation_curve, self.rotation_scale)
+        return 0.0 - turn  # stick right (positive) turns clockwise
+
+    def apply(self, drive: SwerveDrive) -> None:
+        """Read the sticks once and command ``drive``; call it every loop."""
+        running = self._running
+        heading = drive.get_heading().radians()
+        if running.mode is not self.mode:  # switched: start from where the robot is
+            running.mode = self.mode
+            running.target_heading = heading
+            running.pose_speed = math.hypot(*_speeds_xy(drive.get_field_relative_speeds()))
+            running.at_target = False
+        if self.mode is Mode.DRIVE_TO_POSE:
+            self._drive_to_pose(drive)
+            return
+        forward, left = self.translation()
+        red = self.alliance_relative and self.is_red()
+        if red:
+            forward, left = 0.0 - forward, 0.0 - left
+        vx, vy = forward * drive.max_speed, left * drive.max_speed
+        field_relative = not self.robot_relative
+        if self.mode is Mode.RATE:
+            omega = self.rotation_fraction() * drive.max_angular_velocity
+            drive.drive(ChassisSpeeds(vx, vy, omega), field_relative=field_relative)
+            running.target_heading = heading
+            return
+        if self.mode is Mode.HEADING:
+            if self.heading_x is None or self.heading_y is None:
+                raise ValueError(
+                    "heading mode needs the heading stick's axes (heading_x, heading_y)"
+                )
+            last = heading if running.target_heading is None else running.target_heading
+            hx, hy = self.heading_x(), self.heading_y()
+            if red:
+                hx, hy = 0.0 - hx, 0.0 - hy
+            target = stick_heading(hx, hy, self.heading_deadband, last)
+        else:  # AIM
+            assert self.aim_target is not None
+            to_target = self.aim_target() - drive.get_pose().translation()
+            target = math.atan2(to_target.Y(), to_target.X()) + self.aim_offset
+            if to_target.norm() < 1e-6:  # on the point: keep facing as before
+                target = heading if running.target_heading is None else running.target_heading
+        running.target_heading = target
+        drive.drive_facing(vx, vy, Rotation2d(target), field_relative=field_relative)
+
+    def _drive_to_pose(self, drive: SwerveDrive) -> None:
+        running = self._running
+        assert self.pose_target is not None
+        goal = self.pose_target()
+        pose = drive.get_pose()
+        error = goal.translation() - pose.translation()
+        distance = error.norm()
+        turn = math.remainder(goal.rotation().radians() - pose.rotation().radians(), math.tau)
+        tolerance, angle_tolerance = self.pose_tolerance
+        running.target_heading = goal.rotation().radians()
+        if distance <= tolerance and abs(turn) <= angle_tolerance:
+            running.at_target = True
+            running.pose_speed = running.pose_turn = 0.0
+            drive.drive(ChassisSpeeds())
+            return
+        running.at_target = False
+        dt = drive.loop_period
+        speed = omega = 0.0
+        if distance > tolerance:
+            speed = _profiled(
+                distance,
+                running.pose_speed,
+                self.pose_max_speed,
+                self.pose_max_acceleration,
+                POSE_GAIN,
+                dt,
+            )
+            speed = max(speed, MIN_POSE_FRACTION * drive.max_speed)
+        if abs(turn) > angle_tolerance:
+            omega = _profiled(
+                abs(turn),
+                abs(running.pose_turn),
+                self.pose_max_turn_rate,
+                self.pose_max_turn_acceleration,
+                TURN_GAIN,
+                dt,
+            )
+            omega = max(omega, MIN_POSE_FRACTION * drive.max_angular_velocity)
+        running.pose_speed, running.pose_turn = speed, math.copysign(omega, turn)
+        if distance > 1e-9:
+            vx, vy = error.X() / distance * speed, error.Y() / distance * speed
+        else:
+            vx = vy = 0.0
+        drive.drive(ChassisSpeeds(vx, vy, running.pose_turn), field_relative=True)
+
+
+def _profiled(
+    remaining: float, current: float, top: float, acceleration: float, gain: float, dt: float
+) -> float:
+    """The speed towards a goal ``remaining`` away: at most ``top``, at most one ``acceleration``
+    step above ``current``, slow enough to stop at the goal, and proportional in the last bit."""
+    stopping = math.sqrt(2.0 * acceleration * remaining)
+    return min(top, stopping, gain * remaining, current + acceleration * dt)
+
+
+def _speeds_xy(speeds: ChassisSpeeds) -> tuple[float, float]:
+    return speeds.vx, speeds.vy

@@ -1,0 +1,175 @@
+"""swervelib.input_stream.SwerveInput: the builder and each mode's arithmetic, against a recording
+drive (the simulated effects are in tests/sim/test_teleop_options.py)."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d
+from wpimath.kinematics import ChassisSpeeds
+
+from swervelib.input_stream import Curve, SwerveInput
+
+
+@dataclass
+class Recorder:
+    """What SwerveInput needs of a drive; records the last command."""
+
+    pose: Pose2d = field(default_factory=Pose2d)
+    max_speed: float = 4.0
+    max_angular_velocity: float = 10.0
+    loop_period: float = 0.02
+    last: tuple[Any, ...] = ()
+
+    def get_heading(self) -> Rotation2d:
+        return self.pose.rotation()
+
+    def get_pose(self) -> Pose2d:
+        return self.pose
+
+    def get_field_relative_speeds(self) -> ChassisSpeeds:
+        return ChassisSpeeds()
+
+    def drive(self, speeds: ChassisSpeeds, *, field_relative: bool = False) -> None:
+        self.last = ("drive", speeds.vx, speeds.vy, speeds.omega, field_relative)
+
+    def drive_facing(
+        self, vx: float, vy: float, heading: Rotation2d, *, field_relative: bool = True
+    ) -> None:
+        self.last = ("facing", vx, vy, heading.radians(), field_relative)
+
+
+class Sticks:
+    """Settable raw axes: left X/Y, right X/Y."""
+
+    def __init__(self) -> None:
+        self.lx = self.ly = self.rx = self.ry = 0.0
+
+    def input(self) -> SwerveInput:
+        return SwerveInput.of(
+            lambda: self.lx, lambda: self.ly, lambda: self.rx, lambda: self.rx, lambda: self.ry
+        )
+
+
+def test_full_forward_stick_drives_forward_at_top_speed_field_relative() -> None:
+    sticks, drive = Sticks(), Recorder()
+    sticks.ly = -1.0  # pushed away from the driver
+    sticks.input().apply(drive)  # type: ignore[arg-type]
+    assert drive.last == pytest.approx(("drive", 4.0, 0.0, 0.0, True))
+    sticks.ly, sticks.lx, sticks.rx = 0.0, 1.0, 1.0  # right, and turn right
+    sticks.input().apply(drive)  # type: ignore[arg-type]
+    assert drive.last == pytest.approx(("drive", 0.0, -4.0, -10.0, True))
+
+
+@given(st.floats(-1.0, 1.0), st.floats(-1.0, 1.0))
+def test_the_radial_deadband_keeps_direction_and_starts_from_zero(x: float, y: float) -> None:
+    stream = SwerveInput.of(lambda: x, lambda: y).with_deadband(0.2)
+    forward, left = stream.translation()
+    deflection = math.hypot(x, y)
+    if deflection <= 0.2:
+        assert (forward, left) == (0.0, 0.0)
+        return
+    expected = (min(1.0, deflection) - 0.2) / 0.8
+    assert math.hypot(forward, left) == pytest.approx(expected, abs=1e-9)
+    turn = math.remainder(math.atan2(left, forward) - math.atan2(-x, -y), math.tau)
+    assert abs(turn) < 1e-9  # same direction (±π alike)
+
+
+@pytest.mark.parametrize(
+    ("curve", "expected"), [(Curve.LINEAR, 0.5), (Curve.SQUARED, 0.25), (Curve.CUBED, 0.125)]
+)
+def test_curves_and_scale(curve: Curve, expected: float) -> None:
+    stream = (
+        SwerveInput.of(lambda: 0.0, lambda: -0.5, lambda: 0.5).with_deadband(0.0).with_curve(curve)
+    )
+    assert stream.translation() == pytest.approx((expected, 0.0))
+    assert stream.rotation_fraction() == pytest.approx(-expected)
+    half = stream.scaled(0.5, 0.8)
+    assert half.translation() == pytest.approx((expected * 0.5, 0.0))
+    assert half.rotation_fraction() == pytest.approx(-expected * 0.8)
+
+
+def test_per_axis_deadbands() -> None:
+    stream = SwerveInput.of(lambda: 0.15, lambda: -0.15).with_axis_deadbands(0.2, 0.1)
+    forward, left = stream.translation()
+    assert left == 0.0 and forward == pytest.approx((0.15 - 0.1) / 0.9)
+
+
+def test_the_builder_is_immutable_and_copies_share_the_running_state() -> None:
+    base = SwerveInput.of(lambda: 0.0, lambda: 0.0, lambda: 0.0, lambda: 0.0, lambda: 0.0)
+    heading = base.heading_mode()
+    assert base.mode.value == "rate" and heading.mode.value == "heading"
+    with pytest.raises(AttributeError):
+        base.deadband = 0.3  # type: ignore[misc]
+    heading.reset_heading(1.0)
+    drive = Recorder()
+    base.heading_mode().apply(drive)  # type: ignore[arg-type]
+    # a mode entered anew starts from the robot's heading (0 here), whichever copy entered it
+    assert drive.last[3] == pytest.approx(0.0)
+
+
+def test_switching_from_rate_to_heading_mode_holds_the_heading_the_robot_has() -> None:
+    sticks, drive = Sticks(), Recorder()
+    rate = sticks.input()
+    heading = rate.heading_mode()
+    sticks.rx = 0.8
+    rate.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[0] == "drive" and drive.last[3] < 0.0
+    drive.pose = Pose2d(1.0, 1.0, Rotation2d(0.7))  # the robot turned
+    sticks.rx = 0.0
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[0] == "facing" and drive.last[3] == pytest.approx(0.7)
+    sticks.rx, sticks.ry = -1.0, 0.0  # heading stick left: face +90°
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(math.pi / 2)
+    sticks.rx = 0.0  # released: keep facing there
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(math.pi / 2)
+
+
+def test_alliance_relative_turns_translation_and_heading_on_red() -> None:
+    sticks, drive = Sticks(), Recorder()
+    red = [True]
+    stream = sticks.input().alliance_relative_mode(is_red=lambda: red[0])
+    sticks.ly = -1.0
+    stream.apply(drive)  # type: ignore[arg-type]
+    assert drive.last == pytest.approx(("drive", -4.0, 0.0, 0.0, True))
+    sticks.ry = -1.0  # heading stick away from the driver: face the red driver station's far side
+    stream.heading_mode().apply(drive)  # type: ignore[arg-type]
+    assert abs(math.remainder(drive.last[3] - math.pi, math.tau)) < 1e-9
+    red[0] = False
+    stream.apply(drive)  # type: ignore[arg-type]
+    assert drive.last == pytest.approx(("drive", 4.0, 0.0, 0.0, True))
+
+
+def test_robot_relative_and_aim() -> None:
+    sticks, drive = Sticks(), Recorder(pose=Pose2d(1.0, 1.0, Rotation2d()))
+    sticks.ly = -0.5
+    sticks.input().with_deadband(0.0).robot_relative_mode().apply(drive)  # type: ignore[arg-type]
+    assert drive.last == pytest.approx(("drive", 2.0, 0.0, 0.0, False))
+    aim = (
+        sticks.input()
+        .with_deadband(0.0)
+        .aim_at(Translation2d(2.0, 2.0), Rotation2d.fromDegrees(180.0))
+    )
+    aim.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[0] == "facing" and drive.last[1] == pytest.approx(2.0)
+    assert math.degrees(drive.last[3]) == pytest.approx(45.0 + 180.0)
+
+
+def test_bad_options_are_refused() -> None:
+    stream = SwerveInput.of(lambda: 0.0, lambda: 0.0)
+    with pytest.raises(ValueError, match="deadband"):
+        stream.with_deadband(1.0)
+    with pytest.raises(ValueError, match="translation_scale"):
+        stream.scaled(0.0)
+    with pytest.raises(ValueError, match="robot_relative"):
+        SwerveInput(lambda: 0.0, lambda: 0.0, robot_relative=True, alliance_relative=True)
+    with pytest.raises(ValueError, match="heading stick"):
+        stream.heading_mode().apply(Recorder())  # type: ignore[arg-type]
+    assert not stream.robot_relative_mode().alliance_relative_mode().robot_relative
