@@ -288,10 +288,13 @@ class SwerveModule:
         return self.position
 
     # -- commands ----------------------------------------------------------------------------------
-    def set_anti_jitter(self, enabled: bool) -> None:
-        """Below 1 % of the free speed, hold the wheel's angle instead of turning it (on by
-        default: a stopping robot does not snap its wheels to 0°)."""
-        self._hold_below_mps = ANTI_JITTER_FRACTION * self.free_speed_mps if enabled else 0.0
+    def set_anti_jitter(self, enabled: bool, below_mps: float | None = None) -> None:
+        """Below ``below_mps`` (default 1 % of the free speed), hold the wheel's angle instead of
+        turning it (on by default: a stopping robot does not snap its wheels to 0°)."""
+        if below_mps is not None and not (math.isfinite(below_mps) and below_mps >= 0.0):
+            raise ValueError(f"below_mps must be a number >= 0, not {below_mps!r}")
+        default = ANTI_JITTER_FRACTION * self.free_speed_mps
+        self._hold_below_mps = (default if below_mps is None else below_mps) if enabled else 0.0
 
     @property
     def anti_jitter(self) -> bool:

@@ -435,9 +435,11 @@ class SwerveDrive(DriveSwitches):
         self._callback_alert.update(problem)
 
     def _expire(self, age: float) -> None:
-        """No command for longer than ``command_timeout``: stop, and say so while enabled."""
+        """No command for longer than ``command_timeout``: stop; say so while enabled if the
+        command was moving the robot (a path follower's last, zero request expires quietly)."""
+        moving = any(state.speed != 0.0 for state in self._desired_states)
         self.stop()
-        if wpilib.DriverStation.isEnabled():
+        if moving and wpilib.DriverStation.isEnabled():
             self._expiry_alert.update(
                 f"no drive command for {age:.2f} s (timeout {self.command_timeout:g} s): modules "
                 "stopped; call a drive method every loop"

@@ -73,10 +73,11 @@ class DriveSwitches:
         for module in self.modules:
             module.optimize = enabled
 
-    def set_anti_jitter(self, enabled: bool) -> None:
-        """Hold the wheels' angle below 1 % of the free speed (on by default)."""
+    def set_anti_jitter(self, enabled: bool, below_mps: float | None = None) -> None:
+        """Hold the wheels' angle below ``below_mps`` (default: 1 % of each module's free speed;
+        on by default)."""
         for module in self.modules:
-            module.set_anti_jitter(enabled)
+            module.set_anti_jitter(enabled, below_mps)
 
     def set_cosine_compensator(self, enabled: bool) -> None:
         """Scale each wheel's speed by the cosine of its angle error (``useCosineCompensator``)."""

@@ -86,6 +86,10 @@ def test_the_switches_change_the_options_and_the_modules() -> None:
         assert drive.loop_period == 0.01
         drive.loop_period = LOOP
         drive.set_module_state_optimization(False)
+        drive.set_anti_jitter(True, 0.2)
+        assert all(m._hold_below_mps == 0.2 for m in drive.modules)
+        with pytest.raises(ValueError, match="below_mps"):
+            drive.set_anti_jitter(True, -1.0)
         drive.set_anti_jitter(False)
         assert not any(m.optimize or m.anti_jitter for m in drive.modules)
         h.run(

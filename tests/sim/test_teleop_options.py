@@ -172,6 +172,10 @@ def test_a_command_that_is_not_renewed_expires_with_an_alert() -> None:
         h.run(0.1, lambda d: d.drive(ChassisSpeeds(0.5, 0.0, 0.0)))  # a new command: alert gone
         alerts = alert_texts(("warnings",))
         assert not any("Swerve command expired" in a for a in alerts), alerts
+        h.run(0.3, lambda d: d.drive(ChassisSpeeds()))  # a zero request, then none: stops quietly
+        h.run(0.3)
+        assert all(m.speed_setpoint_mps == 0.0 for m in drive.modules)
+        assert not any("Swerve command expired" in a for a in alert_texts(("warnings",)))
 
 
 @pytest.mark.parametrize("timeout", [None, 0.5])
