@@ -334,20 +334,31 @@ class Case:
     times_ns: array[int]
 
 
+LEVELS = (
+    TelemetryVerbosity.HIGH,
+    TelemetryVerbosity.POSE,
+    TelemetryVerbosity.LOW,
+    TelemetryVerbosity.NONE,
+)
+
+
 @dataclass
 class Setup:
     config: str
-    high: SwerveDrive
-    none: SwerveDrive
+    drives: dict[TelemetryVerbosity, SwerveDrive]  # one library drive per telemetry level
     floor: Floor
     batched_floor: Floor | None  # the floor on swervelib's phoenix6 batch (phoenix6 configs)
 
+    @property
+    def high(self) -> SwerveDrive:
+        return self.drives[TelemetryVerbosity.HIGH]
+
     def cases(self) -> list[Case]:
         cases = [
-            Case(self.config, "library HIGH", library_loop(self.high), array("q")),
-            Case(self.config, "library NONE", library_loop(self.none), array("q")),
-            Case(self.config, "floor", self.floor.loop, array("q")),
+            Case(self.config, f"library {level.name}", library_loop(drive), array("q"))
+            for level, drive in self.drives.items()
         ]
+        cases.append(Case(self.config, "floor", self.floor.loop, array("q")))
         if self.batched_floor is not None:
             cases.append(Case(self.config, BATCHED, self.batched_floor.loop, array("q")))
         return cases
@@ -355,11 +366,14 @@ class Setup:
 
 def build(config: str) -> Setup:
     directory = DEPLOY / config
-    high = SwerveDrive.from_directory(directory, simulate=False)
-    none = SwerveDrive.from_directory(directory, verbosity=TelemetryVerbosity.NONE, simulate=False)
+    drives = {
+        level: SwerveDrive.from_directory(directory, verbosity=level, simulate=False)
+        for level in LEVELS
+    }
+    high = drives[TelemetryVerbosity.HIGH]
     floor = FLOORS[config](high)
     batched = FLOORS[config](high, batched=True) if floor.signals else None
-    return Setup(config, high, none, floor, batched)
+    return Setup(config, drives, floor, batched)
 
 
 def check_floor(setup: Setup) -> None:
@@ -370,6 +384,32 @@ def check_floor(setup: Setup) -> None:
         assert abs(difference) < 1e-6, f"{setup.config} {module.name}: angle {difference}"
         assert abs(module.raw_drive_m - distance) < 1e-9, f"{setup.config} {module.name}"
     assert abs(drive.get_raw_yaw().degrees() - floor.yaw_deg) < 1e-6, f"{setup.config}: yaw"
+
+
+def run_paced(cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]) -> None:
+    """A robot's rhythm: each case runs once per 20 ms, and every timed loop follows a sleep (the
+    slot of 20 ms / cases), the order rotating every round, so no loop runs right after another
+    with its caches warm."""
+    clock = time.perf_counter_ns
+    n = len(cases)
+    slot_ns = int(LOOP_S * 1e9 / n)
+    loops = [c.loop for c in cases]
+    times = [c.times_ns for c in cases]
+    deadline = clock()
+    for r in range(rounds):
+        vx, vy, omega = speeds[r % len(speeds)]
+        for j in range(n):
+            deadline += slot_ns
+            wait = deadline - clock()
+            if wait > 0:
+                time.sleep(wait / 1e9)
+            else:
+                deadline = clock()  # fell behind (a slow loop, a busy machine): start again
+            i = (r + j) % n
+            loop = loops[i]
+            t0 = clock()
+            loop(vx, vy, omega)
+            times[i].append(clock() - t0)
 
 
 def run_interleaved(
@@ -427,40 +467,66 @@ def print_signal_counts(setups: Sequence[Setup]) -> None:
         )
 
 
-def print_table(cases: Sequence[Case], rounds: int) -> None:
-    stats = {(c.config, c.label): Stats.of(c.times_ns) for c in cases}
-    print(f"\nOne loop = periodic() + drive(field_relative=True); {rounds} interleaved rounds.")
+TARGETS = {"library HIGH": 1.3, "library NONE": 1.1}  # library/floor, hot and paced
+
+
+def print_table(
+    hot: Sequence[Case], paced: Sequence[Case], hot_rounds: int, paced_rounds: int
+) -> None:
+    """Hot (back to back) and paced (50 Hz) medians side by side, with their library/floor
+    ratios; the roboRIO share is of the paced median."""
+    modes = [
+        (name, {(c.config, c.label): Stats.of(c.times_ns) for c in cases})
+        for name, cases in (("hot", hot), ("paced", paced))
+        if cases
+    ]
+    print("\nOne loop = periodic() + drive(field_relative=True).")
+    print(f"hot: {hot_rounds} rounds back to back; paced: {paced_rounds} rounds at 50 Hz, a sleep")
+    print("before every loop (each case once per 20 ms, the order rotating).")
     print(
-        f"roboRIO share assumes a {ROBORIO_SLOWDOWN:.0f}x slowdown of the median "
+        f"roboRIO share assumes a {ROBORIO_SLOWDOWN:.0f}x slowdown of the last median "
         f"(of a {LOOP_S * 1000:.0f} ms loop).\n"
     )
-    header = (
-        f"{'configuration':<26}{'loop':<16}{'median µs':>10}{'p10 µs':>9}{'p90 µs':>9}"
-        f"{'lib/floor':>11}{'p10 ratio':>11}{'vs batched':>12}{'roboRIO':>9}"
-    )
+    header = f"{'configuration':<26}{'loop':<16}"
+    for name, _ in modes:
+        header += f"{name + ' µs':>10}{'p10':>7}{'p90':>7}{'/floor':>8}{'/batched':>9}"
+    header += f"{'roboRIO':>9}{'target':>8}"
     print(header)
     print("-" * len(header))
-    for config in dict.fromkeys(c.config for c in cases):
-        floor = stats[(config, "floor")]
-        batched = stats.get((config, BATCHED))
-        for label in ("library HIGH", "library NONE", "floor", BATCHED):
-            s = stats.get((config, label))
-            if s is None:
+    configs = dict.fromkeys(c.config for c in (hot or paced))
+    labels = [f"library {level.name}" for level in LEVELS] + ["floor", BATCHED]
+    for config in configs:
+        for label in labels:
+            if (config, label) not in modes[0][1]:
                 continue
             library = label.startswith("library")
-            ratio = f"{s.median_us / floor.median_us:.2f}" if library else ""
-            ratio10 = f"{s.p10_us / floor.p10_us:.2f}" if library else ""
-            versus = f"{s.median_us / batched.median_us:.2f}" if library and batched else ""
-            rio = s.median_us * ROBORIO_SLOWDOWN / (LOOP_S * 1e6)
-            print(
-                f"{config:<26}{label:<16}{s.median_us:>10.1f}{s.p10_us:>9.1f}{s.p90_us:>9.1f}"
-                f"{ratio:>11}{ratio10:>11}{versus:>12}{rio:>8.1%}"
-            )
-    print("\nlib/floor = ratio of the medians; p10 ratio = ratio of the 10th percentiles;")
-    print("vs batched = library median over the median of the floor refreshing its phoenix6")
-    print("signals through swervelib's SignalBatch instead of phoenix6's refresh_all: the")
-    print("library's own overhead, without what its batch saves.")
-    print("Targets (issue 7): library/floor <= 1.3 at HIGH, <= 1.1 at NONE.")
+            line = f"{config:<26}{label:<16}"
+            verdicts = []
+            last = 0.0
+            for _, stats in modes:
+                s = stats[(config, label)]
+                floor = stats[(config, "floor")]
+                batched = stats.get((config, BATCHED))
+                ratio = s.median_us / floor.median_us
+                line += f"{s.median_us:>10.1f}{s.p10_us:>7.1f}{s.p90_us:>7.1f}"
+                line += f"{ratio:>8.2f}" if library else f"{'':>8}"
+                line += (
+                    f"{s.median_us / batched.median_us:>9.2f}"
+                    if library and batched
+                    else f"{'':>9}"
+                )
+                target = TARGETS.get(label)
+                if target is not None:
+                    verdicts.append(ratio <= target)
+                last = s.median_us
+            line += f"{last * ROBORIO_SLOWDOWN / (LOOP_S * 1e6):>8.1%}"
+            if verdicts:
+                line += f"{'met' if all(verdicts) else 'MISSED':>8}"
+            print(line)
+    print("\n/floor = library median over the floor's; /batched = over the floor refreshing its")
+    print("phoenix6 signals through swervelib's SignalBatch instead of phoenix6's refresh_all (the")
+    print("library's own overhead, without what its batch saves).")
+    print("Targets (issue 18): library/floor <= 1.3 at HIGH and <= 1.1 at NONE, hot and paced.")
 
 
 def rss_kib() -> int:
@@ -520,9 +586,15 @@ def memory_growth(setup: Setup, loops: int, speeds: Sequence[tuple[float, ...]])
             print(f"    {d.size_diff:+,} B ({d.count_diff:+} blocks)  {where}")
 
 
-def profile(setup: Setup, loops: int, speeds: Sequence[tuple[float, ...]], top: int) -> None:
-    """cProfile of the library loop at HIGH: swervelib by cumulative time, all by own time."""
-    loop = library_loop(setup.high)
+def profile(
+    setup: Setup,
+    loops: int,
+    speeds: Sequence[tuple[float, ...]],
+    top: int,
+    level: TelemetryVerbosity = TelemetryVerbosity.HIGH,
+) -> None:
+    """cProfile of the library loop at ``level``: swervelib by cumulative time, all by own time."""
+    loop = library_loop(setup.drives[level])
     for k in range(500):
         loop(*speeds[k % len(speeds)])
     profiler = cProfile.Profile()
@@ -531,7 +603,7 @@ def profile(setup: Setup, loops: int, speeds: Sequence[tuple[float, ...]], top: 
         vx, vy, omega = speeds[k % len(speeds)]
         loop(vx, vy, omega)
     profiler.disable()
-    print(f"\n=== cProfile, library loop at HIGH, {setup.config}, {loops} loops ===")
+    print(f"\n=== cProfile, library loop at {level.name}, {setup.config}, {loops} loops ===")
     print("(per-call times are inflated by the profiler; compare them with each other)")
     for sort, restriction in (("cumulative", r"swervelib|phoenix6.base_status"), ("tottime", "")):
         out = io.StringIO()
@@ -558,9 +630,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="REV configuration: SparkMax+CANcoder+Pigeon2 or all-REV+navX",
     )
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc run")
+    parser.add_argument(
+        "--mode",
+        default="both",
+        choices=("both", "hot", "paced"),
+        help="hot: loops back to back; paced: at 50 Hz with a sleep before each (default both)",
+    )
+    parser.add_argument(
+        "--paced-rounds", type=int, help="paced rounds, 20 ms each (default 1500: 30 s)"
+    )
     parser.add_argument("--profile", action="store_true", help="cProfile the library loop only")
+    parser.add_argument(
+        "--level",
+        default="HIGH",
+        choices=[level.name for level in LEVELS],
+        help="with --profile: the telemetry level profiled (default HIGH)",
+    )
     args = parser.parse_args(argv)
     rounds = args.rounds or (2000 if args.quick else 10000)
+    paced_rounds = args.paced_rounds or (300 if args.quick else 1500)
     memory_loops = args.memory_loops or (10000 if args.quick else 100000)
 
     DriverStationSim.setEnabled(True)  # teleop enabled, as while driving
@@ -573,24 +661,31 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     if args.profile:
         for setup in setups:
-            profile(setup, 5000 if args.quick else 20000, speeds, 30)
+            level = TelemetryVerbosity[args.level]
+            profile(setup, 5000 if args.quick else 20000, speeds, 30, level)
         return 0
 
-    # Each configuration's loops (library HIGH and NONE, floor, batched floor) are interleaved
-    # with each other; the configurations are timed one after the other (all devices of both stay
-    # alive throughout). Interleaving the two configurations' eight loops as well would time each
-    # loop with caches cold from seven others, which no robot does: it runs one drive.
-    cases = []
+    # Each configuration's loops (the library at every level, floor, batched floor) are
+    # interleaved with each other; the configurations are timed one after the other (all devices
+    # of both stay alive throughout). Interleaving the two configurations' loops as well would time
+    # each loop with caches cold from the other drive's, which no robot does: it runs one drive.
+    hot: list[Case] = []
+    paced: list[Case] = []
     for setup in setups:
         setup_cases = setup.cases()
         run_interleaved(setup_cases, 500, speeds)  # warm-up, discarded
-        for case in setup_cases:
-            del case.times_ns[:]
-        run_interleaved(setup_cases, rounds, speeds)
-        cases += setup_cases
+        if args.mode in ("both", "hot"):
+            for case in setup_cases:
+                del case.times_ns[:]
+            run_interleaved(setup_cases, rounds, speeds)
+            hot += setup_cases
+        if args.mode in ("both", "paced"):
+            paced_cases = setup.cases()
+            run_paced(paced_cases, paced_rounds, speeds)
+            paced += paced_cases
     for setup in setups:
         check_floor(setup)
-    print_table(cases, rounds)
+    print_table(hot, paced, rounds, paced_rounds)
     print_signal_counts(setups)
     for setup in setups:
         if setup.floor.bad_refreshes:
