@@ -2,9 +2,10 @@
 read and estimated, and what the drive was asked for, taken together so every reader of a loop
 sees the same values.
 
-``periodic()`` records the loop's values (references, no copies); the derived ones (module states
-and the measured chassis speeds from them) are computed the first time anyone asks during that
-loop, once, and then shared by every getter, the telemetry and the state callbacks.
+``periodic()`` records the loop's values (the readings themselves, so a state kept for later still
+says what that loop read); the derived ones (module states and the measured chassis speeds from
+them) are computed the first time anyone asks, once, and then shared by every getter, the
+telemetry and the state callbacks.
 """
 
 from __future__ import annotations
@@ -30,9 +31,9 @@ class DriveState:
 
     __slots__ = (
         "_kinematics",
-        "_modules",
         "_speeds",
         "_states",
+        "_velocities",
         "desired_speeds",
         "module_positions",
         "module_targets",
@@ -48,10 +49,10 @@ class DriveState:
         pose: Pose2d,
         raw_heading_deg: float,
         module_positions: tuple[SwerveModulePosition, ...],
+        velocities: Sequence[float],
         desired_speeds: ChassisSpeeds,
         module_targets: Sequence[SwerveModuleState],
         odometry_period: float,
-        modules: Sequence[Any],
         kinematics: Any,
     ) -> None:
         self.timestamp = timestamp
@@ -61,7 +62,7 @@ class DriveState:
         self.desired_speeds = desired_speeds
         self.module_targets = module_targets
         self.odometry_period = odometry_period
-        self._modules = modules
+        self._velocities = velocities
         self._kinematics = kinematics
         self._states: tuple[SwerveModuleState, ...] | None = None
         self._speeds: ChassisSpeeds | None = None
@@ -73,7 +74,12 @@ class DriveState:
     @property
     def module_states(self) -> tuple[SwerveModuleState, ...]:
         if self._states is None:
-            self._states = tuple([m.get_state() for m in self._modules])
+            self._states = tuple(
+                [
+                    SwerveModuleState(speed, position.angle)
+                    for speed, position in zip(self._velocities, self.module_positions, strict=True)
+                ]
+            )
         return self._states
 
     @property

@@ -191,10 +191,10 @@ class SwerveDrive(DriveSwitches):
             self._pose,
             self.yaw.raw_yaw_deg,
             self._positions,
+            [m.drive_velocity_mps for m in self.modules],
             self._desired_speeds,
             self._desired_states,
             0.0,
-            self.modules,
             self.kinematics,
         )
         self._last_heading_check = self._last_time
@@ -383,10 +383,10 @@ class SwerveDrive(DriveSwitches):
             pose,
             yaw.raw_yaw_deg,
             positions,
+            [m.drive_velocity_mps for m in modules],
             self._desired_speeds,
             self._desired_states,
             dt,
-            modules,
             self.kinematics,
         )
         timeout = self.command_timeout

@@ -106,3 +106,13 @@ def test_the_switches_change_the_options_and_the_modules() -> None:
             drive.set_acceleration_limits(-1.0)
         with pytest.raises(ValueError, match="max_steer_velocity"):
             SetpointLimits(4.0, 0.0, 8.0)
+
+
+def test_a_state_kept_for_later_still_says_what_its_loop_read() -> None:
+    with simulated() as h:
+        drive = h.drive
+        h.run(0.3, lambda d: d.drive(ChassisSpeeds(1.0, 0.0, 0.0)))
+        kept = drive.get_state()  # not asked for its module states yet
+        h.run(1.0, lambda d: d.drive(ChassisSpeeds(-1.0, 0.0, 0.0)))
+        assert all(s.speed > 0.5 for s in kept.module_states)  # forward then, backward now
+        assert kept.speeds.vx > 0.5 and drive.get_state().speeds.vx < -0.5
