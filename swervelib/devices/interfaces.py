@@ -137,6 +137,13 @@ class SwerveMotor(Device):
     def set_brake(self, brake: bool) -> None:
         """Idle mode: brake (True) or coast (False)."""
 
+    def use_latency_compensation(self, batch: Any) -> bool:
+        """Read the position as it is at the batch's refresh, not when its frame was sent
+        (position + velocity × the frame's age), where the device's signals carry timestamps
+        (phoenix6). ``batch``: the drive's signal batch. Returns whether it will; this default
+        (devices read fresh, or without timestamps) does not."""
+        return False
+
     @property
     @abstractmethod
     def sim(self) -> MotorSim:

@@ -155,6 +155,9 @@ class SwerveDrive(DriveSwitches):
         self._yaw_rate = 0.0  # rad/s, from the IMU yaw between loops
         self._devices = self._collect_devices()
         self._batch, self._unbatched = self._split_refresh(self._devices)
+        if self._batch is not None:  # phoenix6: positions read as they are at the refresh
+            for module in self.modules:
+                module.drive_motor.use_latency_compensation(self._batch)
         self._refresh()
         for module in self.modules:
             module.update()
@@ -201,6 +204,10 @@ class SwerveDrive(DriveSwitches):
         # In simulation the drive steps a physics model of itself unless a SwerveSim is attached
         # explicitly (e.g. in physics.py), so `from_directory()` drives in `robotpy sim` as is.
         self._simulate = wpilib.RobotBase.isSimulation() if simulate is None else simulate
+        if self._simulate:
+            from wpilib.simulation import isTimingPaused
+
+            self._timing_paused = isTimingPaused
         self._sim: Any = None
         self._sim_owned = False
         if self._simulate:
@@ -364,8 +371,11 @@ class SwerveDrive(DriveSwitches):
         now = wpilib.Timer.getFPGATimestamp()
         dt = min(max(now - self._last_time, 0.0), 0.1)
         self._last_time = now
-        if self._simulate and (self._sim is None or self._sim_owned):
-            self._step_own_simulation(dt)
+        if self._simulate:
+            if self._sim is None or self._sim_owned:
+                self._step_own_simulation(dt)
+            if self._batch is not None:  # stepped time: frames' wall-clock ages mean nothing
+                self._batch.live_ages = not self._timing_paused()
         self._refresh()
         modules = self.modules
         for module in modules:

@@ -79,6 +79,14 @@ class DriveSwitches:
         for module in self.modules:
             module.set_anti_jitter(enabled, below_mps)
 
+    def set_latency_compensation(self, enabled: bool) -> None:
+        """phoenix6 drive motors: read each wheel's position as it is at the loop's refresh
+        (position + velocity × the frame's age; on by default). No effect on other vendors,
+        whose readings are read fresh."""
+        for module in self.modules:
+            if hasattr(module.drive_motor, "latency_compensation"):
+                module.drive_motor.latency_compensation = enabled
+
     def set_cosine_compensator(self, enabled: bool) -> None:
         """Scale each wheel's speed by the cosine of its angle error (``useCosineCompensator``)."""
         for module in self.modules:

@@ -972,3 +972,30 @@ def test_only_finite_in_range_setpoints_reach_phoenix6(
     with pytest.MonkeyPatch.context() as monkeypatch:
         make_calls_and_check(motor, spy_on_phoenix6(motor, monkeypatch), calls)
     motor.set_voltage(0.0)
+
+
+@pytest.mark.parametrize("fast", [True, False])
+def test_latency_compensation_extrapolates_drive_positions_by_their_frames_age(fast: bool) -> None:
+    """A drive motor tracked by the batch reads position + velocity × the frame's age (phoenix6's
+    own timestamps, on both refresh paths); off, or in stepped time, the raw position; never an
+    angle motor."""
+    drive = TalonFXMotor(motor_settings("krakenx60", Role.DRIVE, False))
+    angle = TalonFXMotor(motor_settings("krakenx60", Role.ANGLE, False))
+    sigs = [*drive.status_signals(), *angle.status_signals()]
+    batch = SignalBatch(sigs, fast=fast)
+    assert drive.use_latency_compensation(batch)
+    assert not angle.use_latency_compensation(batch)
+    drive.sim.set_rotor(4.0, 20.0, 0.02)  # 20 rotor turns per second
+    fresh_frames(sigs)
+    assert until(lambda: batch.refresh() and drive._age.age_s > 0.0)
+    age = drive._age.age_s
+    assert 0.0 < age <= 0.1
+    position, velocity = (s.value_as_double for s in drive.status_signals())
+    assert velocity == pytest.approx(20.0 * DRIVE_M_PER_ROT, rel=1e-3)
+    assert drive.get_position() == pytest.approx(position + velocity * age, abs=1e-9)
+    drive.latency_compensation = False
+    assert drive.get_position() == pytest.approx(position, abs=1e-9)
+    drive.latency_compensation = True
+    batch.live_ages = False  # a simulation stepped faster than real time
+    assert batch.refresh() and drive._age.age_s == 0.0
+    assert drive.get_position() == pytest.approx(drive.status_signals()[0].value_as_double)

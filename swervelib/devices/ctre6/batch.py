@@ -10,9 +10,9 @@ timestamps and a units string. For the 17 signals of a four-module TalonFX drive
 65 µs on a desktop core, several times the native call itself, and a roboRIO runs Python some 25
 times slower. A batch builds the arrays once and, each refresh, makes the same native call
 (``c_ctre_phoenix6_get_signal``, non-blocking) and copies back only what the library reads: each
-signal's value and status. Timestamps and units are **not** updated by a batch refresh; code that
-needs them (latency compensation) refreshes the signals itself with phoenix6's API, which updates
-everything.
+signal's value and status. Timestamps and units are **not** written back to the signals; a signal
+whose age matters (latency compensation) is tracked with :meth:`SignalBatch.track_age`, whose
+:class:`SignalAge` holds, after each refresh, how long before it the signal's frame arrived.
 
 That fast path depends on phoenix6 internals (the ctypes structures and two private attributes of
 ``BaseStatusSignal``). When they are not as expected (another phoenix6 version) the batch falls
@@ -88,6 +88,18 @@ class _StatusCodes(dict[int, StatusCode]):
 _STATUS_CODES = _StatusCodes()
 
 
+MAX_AGE_S = 0.1  # an older frame is not extrapolated further: the signal is late, not moving
+
+
+class SignalAge:
+    """How old a batched signal's value was at the batch's last refresh (seconds, 0..0.1)."""
+
+    __slots__ = ("age_s",)
+
+    def __init__(self) -> None:
+        self.age_s = 0.0
+
+
 class _PublicGroup:
     """One bus's signals, refreshed through phoenix6's public ``refresh_all``."""
 
@@ -95,9 +107,14 @@ class _PublicGroup:
 
     def __init__(self, signals: list[Any]) -> None:
         self.signals = signals
+        self.ages: list[tuple[int, SignalAge]] = []
 
     def refresh(self) -> bool:
-        return BaseStatusSignal.refresh_all(self.signals) is StatusCode.OK
+        ok = BaseStatusSignal.refresh_all(self.signals) is StatusCode.OK
+        for index, age in self.ages:
+            latency = self.signals[index].all_timestamps.get_system_timestamp().get_latency()
+            age.age_s = min(max(latency, 0.0), MAX_AGE_S)
+        return ok
 
 
 class _NativeGroup:
@@ -124,6 +141,11 @@ class _NativeGroup:
         raw = memoryview(self._results).cast("B")
         self._values = raw.cast("d")[value_offset // 8 :: size // 8]
         self._errors = raw.cast("i")[error_offset // 4 :: size // 4]
+        # when each frame arrived, on phoenix6's clock (``Utils.get_current_time_seconds``)
+        stamp_offset = return_values.swtimestampseconds.offset
+        self._stamps = raw.cast("d")[stamp_offset // 8 :: size // 8]
+        self.ages: list[tuple[int, SignalAge]] = []
+        self._now = native.c_ctre_phoenix6_get_current_time_seconds
 
     def refresh(self) -> bool:
         status = self._get_signal(
@@ -135,6 +157,11 @@ class _NativeGroup:
         ):
             signal._value = value
             signal._status = codes[error]
+        if self.ages:
+            now, stamps = self._now(), self._stamps
+            for index, age in self.ages:
+                latency = now - stamps[index]
+                age.age_s = MAX_AGE_S if latency > MAX_AGE_S else max(latency, 0.0)
         return bool(status == _OK_CODE)
 
 
@@ -196,10 +223,28 @@ class SignalBatch:
         """True when every group is refreshed through the native fast path."""
         return all(group.fast for group in self._groups)
 
+    live_ages = True
+    """False: tracked ages read 0 (a simulation stepped faster than real time, where a frame's
+    wall-clock age says nothing about how far the simulated robot moved)."""
+
+    def track_age(self, signal: Any) -> SignalAge | None:
+        """A :class:`SignalAge` for ``signal`` (one of the batch's), updated by every refresh;
+        None when the batch does not hold it."""
+        for group in self._groups:
+            for index, member in enumerate(group.signals):
+                if member is signal:
+                    age = SignalAge()
+                    group.ages.append((index, age))
+                    return age
+        return None
+
     def refresh(self) -> bool:
         """Refresh every signal; True when all of them are OK (also when there are none)."""
         ok = True
         for group in self._groups:
             if not group.refresh():
                 ok = False
+            if not self.live_ages:
+                for _, age in group.ages:
+                    age.age_s = 0.0
         return ok

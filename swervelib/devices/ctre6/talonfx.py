@@ -148,6 +148,8 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self._position_request = controls.PositionVoltage(0.0, enable_foc=foc, slot=0)
 
         self._sim = TalonSim(device, self.SIM_DEVICE_TYPE)
+        self._age: Any = None  # the position frame's age, for latency compensation (drive motors)
+        self.latency_compensation = True
         self._last_position = 0.0
         self._last_velocity = 0.0
         self._position.wait_for_update(0.1, False)
@@ -161,8 +163,22 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         if signal.status is OK:
             value = signal.value_as_double
             if value == value:  # not NaN
+                age = self._age
+                if age is not None and self.latency_compensation:
+                    velocity = self._velocity.value_as_double
+                    if velocity == velocity:
+                        value += velocity * age.age_s  # where the wheel is by now
                 self._last_position = value * self._scale
         return self._last_position
+
+    def use_latency_compensation(self, batch: Any) -> bool:
+        """Drive motors: extrapolate the position by the velocity over the position frame's age
+        at each refresh (phoenix6 timestamps every frame; at most 0.1 s). Not angle motors, whose
+        velocity is not refreshed every loop."""
+        if self._lazy_velocity:
+            return False
+        self._age = batch.track_age(self._position)
+        return self._age is not None
 
     def get_velocity(self) -> float:
         signal = self._velocity
