@@ -195,8 +195,8 @@ class SwerveInput:
 
     @classmethod
     def from_xbox(cls, controller: Any) -> SwerveInput:
-        """An Xbox controller (``wpilib.XboxController``, or commands2's ``CommandXboxController``
-        through its ``getHID()``): the left stick translates, the right stick's X turns (rate
+        """An Xbox controller (``wpilib.XboxController`` or commands2's
+        ``CommandXboxController``): the left stick translates, the right stick's X turns (rate
         mode) or the right stick points (heading mode)."""
         return cls(
             controller.getLeftX,
