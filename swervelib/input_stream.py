@@ -337,7 +337,8 @@ class SwerveInput:
         if running.mode is not self.mode:  # switched: start from where the robot is
             running.mode = self.mode
             running.target_heading = heading
-            running.pose_speed = math.hypot(*_speeds_xy(drive.get_field_relative_speeds()))
+            moving = drive.get_field_relative_speeds()
+            running.pose_speed = math.hypot(moving.vx, moving.vy)
             running.at_target = False
         if self.mode is Mode.DRIVE_TO_POSE:
             self._drive_to_pose(drive)
@@ -425,7 +426,3 @@ def _profiled(
     step above ``current``, slow enough to stop at the goal, and proportional in the last bit."""
     stopping = math.sqrt(2.0 * acceleration * remaining)
     return min(top, stopping, gain * remaining, current + acceleration * dt)
-
-
-def _speeds_xy(speeds: ChassisSpeeds) -> tuple[float, float]:
-    return speeds.vx, speeds.vy

@@ -18,6 +18,7 @@ from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.drive.options import DriveOptions
+from swervelib.drive.state import DriveState
 
 # A previous request older than this (seconds) is not the one to limit from: start again from
 # what the robot measures.
@@ -44,7 +45,7 @@ class RequestShaper:
         *,
         options: DriveOptions,
         heading: float,
-        measured: ChassisSpeeds,
+        state: DriveState,
         yaw_rate: float,
         now: float,
         loop_period: float,
@@ -52,7 +53,8 @@ class RequestShaper:
         correct_heading: bool,
         heading_output: Callable[[float, float], float],
     ) -> ChassisSpeeds:
-        """``request`` and ``measured``: field-relative; returns the robot-relative request.
+        """``request``: field-relative; returns the robot-relative request. ``state``: this loop's
+        snapshot, whose measured speeds are worked out only when the limits start again from them.
         ``heading_output(current, target)``: the heading PID's rotation (rad/s)."""
         vx, vy, omega = request.vx, request.vy, request.omega
         if options.heading_correction and correct_heading and not autonomous:
@@ -69,6 +71,7 @@ class RequestShaper:
         if linear or angular:
             last, dt = self._last, now - self._last_time
             if last is None or not 0.0 < dt <= STALE_REQUEST_S:
+                measured = state.field_speeds()
                 last = (measured.vx, measured.vy, measured.omega)
                 dt = loop_period
             if linear:

@@ -544,7 +544,7 @@ class SwerveDrive(DriveSwitches):
                 robot,
                 options=options,
                 heading=heading.radians(),
-                measured=self._state.field_speeds(),
+                state=self._state,
                 yaw_rate=self._yaw_rate,
                 now=self._last_time,
                 loop_period=self.loop_period,
