@@ -6,6 +6,7 @@ assigning ``drive.options`` directly does the same in one step.
 
 from __future__ import annotations
 
+import math
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
@@ -52,7 +53,7 @@ class DriveSwitches:
     def set_chassis_discretization(self, enabled: bool, dt: float | None = None) -> None:
         """WPILib's ``ChassisSpeeds.discretize`` over the loop period (``dt`` replaces it)."""
         if dt is not None:
-            if not dt > 0.0:
+            if not (math.isfinite(dt) and dt > 0.0):  # inf would make every request NaN
                 raise ValueError(f"dt must be a positive number of seconds, not {dt!r}")
             self.loop_period = dt
         self.options = replace(self.options, discretize=enabled)

@@ -3,6 +3,8 @@ periodic(), handed to registered callbacks; and the drive switches YAGSL teams k
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
@@ -104,6 +106,10 @@ def test_the_switches_change_the_options_and_the_modules() -> None:
             drive.options = {"heading_correction": True}  # type: ignore[assignment]
         with pytest.raises(ValueError, match="max_linear_acceleration"):
             drive.set_acceleration_limits(-1.0)
+        for bad in (math.nan, math.inf, 1e308 * 10, 0.0):
+            with pytest.raises(ValueError, match="dt must be"):
+                drive.set_chassis_discretization(True, bad)
+        assert drive.loop_period == LOOP
         with pytest.raises(ValueError, match="max_steer_velocity"):
             SetpointLimits(4.0, 0.0, 8.0)
 
