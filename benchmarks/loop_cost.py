@@ -24,6 +24,7 @@ Usage::
     python benchmarks/loop_cost.py --quick     # fewer loops, smoke test
     python benchmarks/loop_cost.py --profile   # cProfile of the library loop instead
     python benchmarks/loop_cost.py --rev-config vortex_throughbore_navx   # all-REV + navX
+    python benchmarks/loop_cost.py --phoenix5  # also Talon SRX + Pigeon IMU (robotpy-ctre)
 
 The REV configurations share CAN ids, so only one of them can be measured per process.
 """
@@ -57,6 +58,7 @@ if str(REPO) not in sys.path:
 os.chdir(tempfile.mkdtemp(prefix="swervelib-bench-"))
 
 import navx  # noqa: E402,F401 - vendor libraries are loaded before anything is timed
+import phoenix5  # noqa: E402
 import rev  # noqa: E402
 import wpilib  # noqa: E402
 from phoenix6 import BaseStatusSignal, StatusCode, controls  # noqa: E402
@@ -84,6 +86,9 @@ _K_POSITION = rev.SparkLowLevel.ControlType.kPosition
 _K_VELOCITY = rev.SparkLowLevel.ControlType.kVelocity
 _SLOT0 = rev.ClosedLoopSlot.kSlot0
 _ARB_VOLTS = rev.SparkClosedLoopController.ArbFFUnits.kVoltage
+_P5_POSITION = phoenix5.ControlMode.Position
+_P5_VELOCITY = phoenix5.ControlMode.Velocity
+_P5_ARB_FF = phoenix5.DemandType.ArbitraryFeedForward
 
 
 # -- the floor -----------------------------------------------------------------------------------
@@ -298,10 +303,74 @@ class TalonCancoderPigeonFloor(Floor):
         self.talons_drive[index].set_control(request)
 
 
+class TalonSrxPigeonFloor(Floor):
+    """phoenix5 (robotpy-ctre): Talon SRX motors, pulse-width encoders on the steering Talons, a
+    Pigeon IMU; each value read once by its getter, set-points in native units.
+
+    phoenix5 getters return the last frame's value whether or not it arrived; the only way to know
+    is ``getLastError()`` after the call. The floor asks once per device per loop, after its last
+    read (a device that stopped answering keeps its last readings), the least a correct loop does;
+    the library asks after every reading and also judges the encoder's pulse and the Talons'
+    fault flags."""
+
+    def __init__(self, drive: SwerveDrive, *, batched: bool = False) -> None:
+        modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
+        imu: Any = drive.imu
+        self.drive_talons = [m.drive_motor.talon for m in modules]
+        self.steer_talons = [m.angle_motor.talon for m in modules]
+        # adapter units (metres, module degrees) per native count, as the library configures them
+        self.drive_unit = [m.drive_motor._unit for m in modules]
+        self.steer_unit = [m.angle_motor._unit for m in modules]
+        self.sensors = [m.encoder._sensors for m in modules]
+        self.encoder_units = [m.encoder._units for m in modules]
+        self.pigeon = imu.pigeon
+        self.max_volts = [m.drive_motor._volts for m in modules]
+        self.signals = []
+        super().__init__(drive, batched=batched)
+
+    def read(self) -> None:
+        for i in range(4):
+            talon, unit = self.drive_talons[i], self.drive_unit[i]
+            position = talon.getSelectedSensorPosition(0)
+            velocity = talon.getSelectedSensorVelocity(0)
+            if not int(talon.getLastError()):
+                self.drive_m[i] = position * unit
+                self.drive_mps[i] = velocity * 10.0 * unit
+            else:
+                self.bad_refreshes += 1
+            talon, units = self.steer_talons[i], self.encoder_units[i]
+            position = talon.getSelectedSensorPosition(0)
+            absolute = self.sensors[i].getPulseWidthPosition()
+            if not int(talon.getLastError()):
+                self.steer_deg[i] = position * self.steer_unit[i]
+                self.absolute_deg[i] = (int(absolute) % units) * 360.0 / units
+            else:
+                self.bad_refreshes += 1
+        yaw = self.pigeon.getYaw()
+        if not int(self.pigeon.getLastError()):
+            self.yaw_deg = yaw
+        else:
+            self.bad_refreshes += 1
+
+    def loop(self, vx: float, vy: float, omega: float) -> None:
+        phoenix5.Unmanaged.feedEnable(100)  # simulation only: keep the outputs enabled
+        super().loop(vx, vy, omega)
+
+    def command(self, index: int, steer_setpoint_deg: float, speed: float, ff_volts: float) -> None:
+        self.steer_talons[index].set(_P5_POSITION, steer_setpoint_deg / self.steer_unit[index])
+        self.drive_talons[index].set(
+            _P5_VELOCITY,
+            speed / self.drive_unit[index] / 10.0,
+            _P5_ARB_FF,
+            ff_volts / self.max_volts[index],
+        )
+
+
 FLOORS: dict[str, type[Floor]] = {
     "swerve": SparkCancoderPigeonFloor,
     "vortex_throughbore_navx": SparkAttachedNavXFloor,
     "kraken_cancoder_pigeon2": TalonCancoderPigeonFloor,
+    "talonsrx_pigeon": TalonSrxPigeonFloor,
 }
 
 
@@ -629,6 +698,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=("swerve", "vortex_throughbore_navx"),
         help="REV configuration: SparkMax+CANcoder+Pigeon2 or all-REV+navX",
     )
+    parser.add_argument(
+        "--phoenix5",
+        action="store_true",
+        help="also the phoenix5 configuration (talonsrx_pigeon: Talon SRX + Pigeon IMU)",
+    )
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc run")
     parser.add_argument(
         "--mode",
@@ -657,6 +731,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     wpilib.DriverStation.silenceJoystickConnectionWarning(True)
 
     setups = [build(args.rev_config), build("kraken_cancoder_pigeon2")]
+    if args.phoenix5:
+        setups.append(build("talonsrx_pigeon"))
     speeds = speed_sequence(10000)
 
     if args.profile:

@@ -64,6 +64,7 @@ ISOLATED_GROUPS = {
     "rev_yagsl_2026": ["devices/test_rev_yagsl_2026.py"],
     "rev_brushed": ["devices/test_rev_brushed.py"],
     "ctre5": ["devices/test_ctre5.py"],
+    "ctre5_drive": ["devices/test_ctre5_drive.py"],
     "ctre6": ["devices/test_ctre6.py"],
     "navx_wpilib": ["devices/test_navx_wpilib.py"],
     "drive_and_sim": ["drive", "sim"],

@@ -308,7 +308,7 @@ class SwerveModule:
         acceleration_mps2: float = 0.0,
     ) -> None:
         """Follow ``state``: optimise (never turn more than 90°, unless ``optimize`` is off),
-        cosine-compensate, command.
+        cosine-compensate, command. ``state`` itself is left as it is.
 
         ``acceleration_mps2``: the wheel's acceleration along ``state``'s direction (a path
         follower's feedforward), added through the feedforward's kA; it turns with the speed when
@@ -317,31 +317,42 @@ class SwerveModule:
         module's Alert); a speed beyond the module's free speed is limited to it; an acceleration
         that is not finite counts as 0.
         """
-        if not self.optimize:
-            if not math.isfinite(acceleration_mps2):
-                acceleration_mps2 = 0.0
-        elif acceleration_mps2:
-            asked = state.angle.radians()  # a float: optimize() changes the state in place
-            state.optimize(self._angle)
-            if _cos(state.angle.radians() - asked) < 0.0:  # reversed: it accelerates the other way
+        self.command(state.speed, state.angle.degrees(), acceleration_mps2, force_angle)
+
+    def command(
+        self,
+        speed: float,
+        angle_deg: float | None,
+        acceleration_mps2: float = 0.0,
+        force_angle: bool = False,
+    ) -> tuple[float, float]:
+        """:meth:`set_desired_state` in plain numbers (m/s, degrees, m/s²), the drive's per-loop
+        path; ``angle_deg`` None keeps the angle set-point. Returns the state followed, after
+        optimisation and before cosine compensation, as (m/s, degrees in [0, 360))."""
+        if angle_deg is None:
+            angle_deg = self.angle_setpoint_deg
+        if self.optimize:
+            turn = (angle_deg - self.angle_deg + 180.0) % 360.0 - 180.0
+            if turn > 90.0 or turn < -90.0:  # reverse the wheel instead (WPILib's optimize)
+                speed = -speed
+                angle_deg += 180.0
                 acceleration_mps2 = -acceleration_mps2
-            if not math.isfinite(acceleration_mps2):
-                acceleration_mps2 = 0.0
-        else:
-            state.optimize(self._angle)
-        speed = state.speed
+        if acceleration_mps2 - acceleration_mps2 != 0.0:  # not finite
+            acceleration_mps2 = 0.0
+        angle_deg %= 360.0
+        if angle_deg >= 360.0:  # a tiny negative angle rounds up to exactly 360
+            angle_deg = 0.0
+        followed = (speed, angle_deg)
         if force_angle or abs(speed) >= self._hold_below_mps:
-            target = state.angle.degrees() % 360.0
-            if target >= 360.0:  # a tiny negative angle rounds up to exactly 360
-                target = 0.0
+            target = angle_deg
         else:
             target = self.angle_setpoint_deg  # hold: do not snap the wheels when stopping
         error = (target - self.angle_deg + 180.0) % 360.0 - 180.0  # shortest turn, degrees
         top = self.free_speed_mps
         if not (-top <= speed <= top and error - error == 0.0):  # out of range, NaN or infinite
             if not (math.isfinite(speed) and math.isfinite(error)):
-                self._refuse(speed, state.angle.radians())
-                return
+                self._refuse(speed, angle_deg)
+                return 0.0, self.angle_setpoint_deg
             speed = top if speed > top else -top
         stopped = self.steering_stopped
         if self.use_cosine_compensator or stopped:
@@ -369,15 +380,16 @@ class SwerveModule:
             self.drive_motor.set_velocity(speed, volts(self.feedforward, speed, acceleration_mps2))
         except Exception:
             self._command_guarded(steer, speed, acceleration_mps2)
-            return
+            return followed
         if self._errors:
             self._forget(COMMAND_ERRORS)
+        return followed
 
-    def _refuse(self, speed: float, angle_rad: float) -> None:
+    def _refuse(self, speed: float, angle_deg: float) -> None:
         self.refused += 1
         self._refusal_alert.update(
             f"refused set_desired_state({shown_number(speed)} m/s, "
-            f"{shown_number(angle_rad)} rad): not finite, module stopped "
+            f"{shown_number(angle_deg)}°): not finite, module stopped "
             f"({self.refused} refused so far)"
         )
         self.stop()

@@ -11,10 +11,11 @@ telemetry and the state callbacks.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition, SwerveModuleState
+
+from swervelib.drive.wheel_math import WheelKinematics
 
 
 class DriveState:
@@ -25,22 +26,31 @@ class DriveState:
     * ``module_positions``: each module's distance and angle; ``module_states``: speed and angle;
     * ``speeds``: the measured robot-relative chassis speeds (from the module states);
     * ``desired_speeds``: the robot-relative chassis speeds last commanded;
-    * ``module_targets``: the module states last commanded (before optimisation);
+    * ``module_targets``: the module states last commanded (after optimisation, before cosine
+      compensation);
     * ``odometry_period``: seconds since the previous loop.
+
+    The same in plain numbers, without building WPILib objects: ``velocities`` (m/s) and
+    ``angles_deg`` per module, ``targets`` ((m/s, degrees) per module), ``measured`` and
+    ``desired`` ((vx m/s, vy m/s, omega rad/s), robot-relative).
     """
 
     __slots__ = (
-        "_kinematics",
+        "_desired_speeds",
+        "_measured",
         "_speeds",
         "_states",
-        "_velocities",
-        "desired_speeds",
+        "_target_states",
+        "_wheels",
+        "angles_deg",
+        "desired",
         "module_positions",
-        "module_targets",
         "odometry_period",
         "pose",
         "raw_heading_deg",
+        "targets",
         "timestamp",
+        "velocities",
     )
 
     def __init__(
@@ -50,22 +60,27 @@ class DriveState:
         raw_heading_deg: float,
         module_positions: tuple[SwerveModulePosition, ...],
         velocities: Sequence[float],
-        desired_speeds: ChassisSpeeds,
-        module_targets: Sequence[SwerveModuleState],
+        angles_deg: Sequence[float],
+        desired: tuple[float, float, float],
+        targets: Sequence[tuple[float, float]],
         odometry_period: float,
-        kinematics: Any,
+        wheels: WheelKinematics,
     ) -> None:
         self.timestamp = timestamp
         self.pose = pose
         self.raw_heading_deg = raw_heading_deg
         self.module_positions = module_positions
-        self.desired_speeds = desired_speeds
-        self.module_targets = module_targets
+        self.velocities = velocities
+        self.angles_deg = angles_deg
+        self.desired = desired
+        self.targets = targets
         self.odometry_period = odometry_period
-        self._velocities = velocities
-        self._kinematics = kinematics
+        self._wheels = wheels
         self._states: tuple[SwerveModuleState, ...] | None = None
+        self._measured: tuple[float, float, float] | None = None
         self._speeds: ChassisSpeeds | None = None
+        self._desired_speeds: ChassisSpeeds | None = None
+        self._target_states: tuple[SwerveModuleState, ...] | None = None
 
     @property
     def raw_heading(self) -> Rotation2d:
@@ -77,16 +92,37 @@ class DriveState:
             self._states = tuple(
                 [
                     SwerveModuleState(speed, position.angle)
-                    for speed, position in zip(self._velocities, self.module_positions, strict=True)
+                    for speed, position in zip(self.velocities, self.module_positions, strict=True)
                 ]
             )
         return self._states
 
     @property
+    def measured(self) -> tuple[float, float, float]:
+        if self._measured is None:
+            self._measured = self._wheels.chassis_speeds(self.velocities, self.angles_deg)
+        return self._measured
+
+    @property
     def speeds(self) -> ChassisSpeeds:
         if self._speeds is None:
-            self._speeds = self._kinematics.toChassisSpeeds(self.module_states)
+            self._speeds = ChassisSpeeds(*self.measured)
         return self._speeds
+
+    @property
+    def desired_speeds(self) -> ChassisSpeeds:
+        if self._desired_speeds is None:
+            self._desired_speeds = ChassisSpeeds(*self.desired)
+        return self._desired_speeds
+
+    @property
+    def module_targets(self) -> tuple[SwerveModuleState, ...]:
+        if self._target_states is None:
+            from_degrees = Rotation2d.fromDegrees
+            self._target_states = tuple(
+                [SwerveModuleState(speed, from_degrees(angle)) for speed, angle in self.targets]
+            )
+        return self._target_states
 
     def field_speeds(self) -> ChassisSpeeds:
         """The measured speeds in the field's frame (by the pose's heading)."""

@@ -60,6 +60,7 @@ from swervelib.drive.state import DriveState
 from swervelib.drive.switches import DriveSwitches
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 from swervelib.drive.vision import VisionGate
+from swervelib.drive.wheel_math import WheelKinematics, discretize
 from swervelib.text import shown_number
 
 if TYPE_CHECKING:
@@ -75,6 +76,8 @@ COMMAND_HEADROOM = 100.0
 # A drive command not renewed for this long (seconds) expires: the modules stop (MotorSafety's idea).
 COMMAND_TIMEOUT_S = 0.1
 _RADIANS_PER_DEGREE = math.pi / 180.0
+_DEGREES_PER_RADIAN = 180.0 / math.pi
+_NO_SPEEDS = (0.0, 0.0, 0.0)
 
 
 def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
@@ -172,8 +175,11 @@ class SwerveDrive(DriveSwitches):
             self.kinematics, Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, Pose2d()
         )
         self._pose = Pose2d()
-        self._desired_speeds = ChassisSpeeds()
-        self._desired_states: list[SwerveModuleState] = [m.get_state() for m in self.modules]
+        # What was last commanded, in plain numbers (DriveState makes the WPILib objects when
+        # asked): robot-relative (vx, vy, omega) and each module's (m/s, degrees) followed.
+        self._desired_speeds = _NO_SPEEDS
+        self._targets: list[tuple[float, float]] = [(0.0, m.angle_deg) for m in self.modules]
+        self._wheels = WheelKinematics([(m.location.X(), m.location.Y()) for m in self.modules])
         heading = (config.controller.heading if config.controller else None) or None
         self.heading_controller = PIDController(
             heading.p if heading else 0.4,
@@ -185,7 +191,6 @@ class SwerveDrive(DriveSwitches):
         self.heading_controller.enableContinuousInput(-math.pi, math.pi)
         self.telemetry = DriveTelemetry(self.modules, self.max_speed, verbosity)
         self._publishes = self.telemetry.verbosity > TelemetryVerbosity.NONE
-        self._publishes_states = self.telemetry.verbosity >= TelemetryVerbosity.POSE
         self.diagnostics = DriveDiagnostics(self.modules)
         self._loop_count = 0
         self._last_time = wpilib.Timer.getFPGATimestamp()
@@ -195,10 +200,11 @@ class SwerveDrive(DriveSwitches):
             self.yaw.raw_yaw_deg,
             self._positions,
             [m.drive_velocity_mps for m in self.modules],
+            [m.angle_deg for m in self.modules],
             self._desired_speeds,
-            self._desired_states,
+            self._targets,
             0.0,
-            self.kinematics,
+            self._wheels,
         )
         self._last_heading_check = self._last_time
         # In simulation the drive steps a physics model of itself unless a SwerveSim is attached
@@ -376,7 +382,8 @@ class SwerveDrive(DriveSwitches):
                 self._step_own_simulation(dt)
             if self._batch is not None:  # stepped time: frames' wall-clock ages mean nothing
                 self._batch.live_ages = not self._timing_paused()
-        self._refresh()
+        if self._batch is not None or self._unbatched:  # (REV, navX, WPILib: nothing to refresh)
+            self._refresh()
         modules = self.modules
         for module in modules:
             module.update()
@@ -394,10 +401,11 @@ class SwerveDrive(DriveSwitches):
             yaw.raw_yaw_deg,
             positions,
             [m.drive_velocity_mps for m in modules],
+            [m.angle_deg for m in modules],
             self._desired_speeds,
-            self._desired_states,
+            self._targets,
             dt,
-            self.kinematics,
+            self._wheels,
         )
         timeout = self.command_timeout
         if self._commanded and timeout is not None and now - self._command_time > timeout:
@@ -405,16 +413,11 @@ class SwerveDrive(DriveSwitches):
         if self._loop_count % HEALTH_CHECK_EVERY == 1:  # one device's fault check, in turn
             self.health_checks.run_next()
         self.diagnostics.observe_modules(dt)
-        states: tuple[SwerveModuleState, ...] | None = None
-        measured: ChassisSpeeds | None = None
         phase = self._loop_count % DIAGNOSTICS_EVERY
-        if phase == 0 or self._publishes_states:
-            states = state.module_states
-            measured = state.speeds
-        if phase == 0 and measured is not None:
+        if phase == 0:
             self.diagnostics.update_heading(
                 yaw.yaw_deg,
-                measured.omega,
+                state.measured[2],
                 yaw.imu_ok,
                 now - self._last_heading_check,
                 judge=wpilib.DriverStation.isEnabled(),
@@ -424,14 +427,7 @@ class SwerveDrive(DriveSwitches):
             self.diagnostics.judge_modules(judge=wpilib.DriverStation.isEnabled())
         self._loop_count += 1
         if self._publishes:
-            self.telemetry.publish(
-                pose,
-                yaw.raw_yaw_deg,
-                states,
-                measured,
-                self._desired_speeds,
-                self._desired_states,
-            )
+            self.telemetry.publish(state)
         if self._telemetry_callbacks:
             self._call_back(state)
 
@@ -447,7 +443,7 @@ class SwerveDrive(DriveSwitches):
     def _expire(self, age: float) -> None:
         """No command for longer than ``command_timeout``: stop; say so while enabled if the
         command was moving the robot (a path follower's last, zero request expires quietly)."""
-        moving = any(state.speed != 0.0 for state in self._desired_states)
+        moving = any(speed != 0.0 for speed, _ in self._targets)
         self.stop()
         if moving and wpilib.DriverStation.isEnabled():
             self._expiry_alert.update(
@@ -467,8 +463,15 @@ class SwerveDrive(DriveSwitches):
             self._expiry_alert.update(None)
 
     def _wheel_turn_deg(self, positions: tuple[SwerveModulePosition, ...]) -> float:
-        """How far the wheels say the robot turned since the last loop (degrees)."""
-        return math.degrees(self.kinematics.toTwist2d(self._positions, positions).dtheta)
+        """How far the wheels say the robot turned since the last loop (degrees): the rotation of
+        WPILib's ``toTwist2d``, each wheel's distance along its new angle."""
+        rolled = [
+            new.distance - old.distance for old, new in zip(self._positions, positions, strict=True)
+        ]
+        if not any(rolled):  # no wheel rolled: no turn (the robot at rest)
+            return 0.0
+        angles = [position.angle.degrees() for position in positions]
+        return self._wheels.chassis_speeds(rolled, angles)[2] * _DEGREES_PER_RADIAN
 
     # -- commands --------------------------------------------------------------------------------------
     def drive(
@@ -519,7 +522,6 @@ class SwerveDrive(DriveSwitches):
             return
         vx, vy, omega = speeds.vx, speeds.vy, speeds.omega
         limit, spin_limit = self._speed_headroom, self._omega_headroom
-        robot = speeds
         if not (
             -limit <= vx <= limit and -limit <= vy <= limit and -spin_limit <= omega <= spin_limit
         ):
@@ -529,7 +531,7 @@ class SwerveDrive(DriveSwitches):
                 return
             # Far beyond reach (1e308 would overflow the kinematics): scaled down, same mix.
             scale = min(limit / max(abs(vx), abs(vy), 1e-300), spin_limit / max(abs(omega), 1e-300))
-            robot = ChassisSpeeds(vx * scale, vy * scale, omega * scale)
+            vx, vy, omega = vx * scale, vy * scale, omega * scale
         if center_of_rotation is not None:
             center_why = center_problem(center_of_rotation)
             if center_why is not None:
@@ -538,6 +540,7 @@ class SwerveDrive(DriveSwitches):
         options = self._options
         if options.shapes:
             heading = self._pose.rotation()
+            robot = ChassisSpeeds(vx, vy, omega)
             if not field_relative:
                 robot = ChassisSpeeds.fromRobotRelativeSpeeds(robot, heading)
             robot = self._shaper.shape(
@@ -552,41 +555,70 @@ class SwerveDrive(DriveSwitches):
                 correct_heading=correct_heading,
                 heading_output=self._heading_output,
             )
-        elif field_relative:
-            robot = ChassisSpeeds.fromFieldRelativeSpeeds(robot, self._pose.rotation())
+            vx, vy, omega = robot.vx, robot.vy, robot.omega
+        elif field_relative:  # to the robot's frame: turned by minus the heading
+            heading = self._pose.rotation()
+            cos, sin = heading.cos(), heading.sin()
+            vx, vy = vx * cos + vy * sin, vy * cos - vx * sin
         if options.discretize:
-            robot = ChassisSpeeds.discretize(robot, self.loop_period)
-        self._desired_speeds = robot
+            vx, vy, omega = discretize(vx, vy, omega, self.loop_period)
+        self._desired_speeds = (vx, vy, omega)
+        if options.setpoint_limits is not None:
+            self._apply_states(
+                self._limited_states(ChassisSpeeds(vx, vy, omega), center_of_rotation),
+                accelerations,
+            )
+            return
+        if center_of_rotation is None:
+            wanted = self._wheels.module_targets(vx, vy, omega, self.max_speed)
+        else:
+            wanted = self._wheels.module_targets(
+                vx, vy, omega, self.max_speed, center_of_rotation.X(), center_of_rotation.Y()
+            )
+        if accelerations is None:
+            self._targets = [
+                module.command(speed, angle)
+                for module, (speed, angle) in zip(self.modules, wanted, strict=True)
+            ]
+        else:
+            self._targets = [
+                module.command(speed, angle, acceleration)
+                for module, (speed, angle), acceleration in zip(
+                    self.modules, wanted, accelerations, strict=True
+                )
+            ]
+        self._mark_commanded()
+
+    def _limited_states(
+        self, robot: ChassisSpeeds, center_of_rotation: Translation2d | None
+    ) -> Sequence[SwerveModuleState]:
+        """The setpoint generator's next module states towards ``robot`` (desaturated)."""
         kinematics = self.kinematics
         if center_of_rotation is None:
             states = kinematics.toSwerveModuleStates(robot)
         else:
             states = kinematics.toSwerveModuleStates(robot, center_of_rotation)
         states = kinematics.desaturateWheelSpeeds(states, self.max_speed)
-        limits = options.setpoint_limits
-        if limits is not None:
-            state = self._state
-            states = self._setpoints.next(
-                kinematics.toChassisSpeeds(states),
-                limits,
-                self.loop_period,
-                state.speeds,
-                state.module_states,
-            )
-        self._apply_states(states, accelerations)
+        limits = self._options.setpoint_limits
+        assert limits is not None
+        state = self._state
+        return self._setpoints.next(
+            kinematics.toChassisSpeeds(states),
+            limits,
+            self.loop_period,
+            state.speeds,
+            state.module_states,
+        )
 
     def _apply_states(
         self, states: Sequence[SwerveModuleState], accelerations: Sequence[float] | None = None
     ) -> None:
         if accelerations is None:
-            for module, state in zip(self.modules, states, strict=True):
-                module.set_desired_state(state)
-        else:
-            for module, state, acceleration in zip(
-                self.modules, states, accelerations, strict=True
-            ):
-                module.set_desired_state(state, acceleration_mps2=acceleration)
-        self._desired_states = list(states)
+            accelerations = [0.0] * len(self.modules)
+        self._targets = [
+            module.command(state.speed, state.angle.degrees(), acceleration)
+            for module, state, acceleration in zip(self.modules, states, accelerations, strict=True)
+        ]
         self._mark_commanded()
 
     # -- feedforward ----------------------------------------------------------------------------------
@@ -658,13 +690,11 @@ class SwerveDrive(DriveSwitches):
 
     def lock(self) -> None:
         """Point every wheel at the robot centre (an X), speed 0. Call it every loop while locked."""
-        states = []
-        for module in self.modules:
-            state = SwerveModuleState(0.0, module.location.angle())
-            module.set_desired_state(state, force_angle=True)
-            states.append(state)
-        self._desired_states = states
-        self._desired_speeds = ChassisSpeeds()
+        self._targets = [
+            module.command(0.0, module.location.angle().degrees(), force_angle=True)
+            for module in self.modules
+        ]
+        self._desired_speeds = _NO_SPEEDS
         self._shaper.forget()
         self._setpoints.forget()
         self._mark_commanded()
@@ -673,8 +703,8 @@ class SwerveDrive(DriveSwitches):
         """Stop every motor."""
         for module in self.modules:
             module.stop()
-        self._desired_speeds = ChassisSpeeds()
-        self._desired_states = [SwerveModuleState(0.0, m.get_angle()) for m in self.modules]
+        self._desired_speeds = _NO_SPEEDS
+        self._targets = [(0.0, m.angle_deg) for m in self.modules]
         self._commanded = False
         self._shaper.forget()
         self._setpoints.forget()

@@ -281,10 +281,32 @@ def test_talonsrx_set_position_seeds_the_encoder(role: Role) -> None:
     count = unit / 4096  # one quadrature count
     seed = 123.0 if role is Role.ANGLE else 4.5
     m.set_position(seed)
-    assert wait_for(m.get_position, lambda p: p != 0.0) == pytest.approx(seed, abs=count)
+    assert m.get_position() == pytest.approx(seed, abs=count)  # at once (see the test below)
+    # The Talon applies the seed when it gets it; rotor motion before that would be seeded over,
+    # so wait until its own reading (the vendor call) shows the seed.
+    shown = wait_for(lambda: m.talon.getSelectedSensorPosition(0) * m._unit, lambda p: p != 0.0)
+    assert shown == pytest.approx(seed, abs=count)
     m.sim.set_rotor(-1.0, 0.0, 0.02)  # inverted: the bare rotor backwards is the mechanism forwards
     after = wait_for(m.get_position, lambda p: abs(p - seed) > 2 * count)
     assert after == pytest.approx(seed + unit, abs=2 * count)
+    assert observe(m) is None
+
+
+def test_talonsrx_answers_its_seed_until_the_frames_show_it() -> None:
+    """A seed shows in the Talon's next status frames: meanwhile get_position() answers the seed,
+    never the reading from before it (the module would take the jump back for a turn)."""
+    m = motor(Role.ANGLE, inverted=False)
+    count = ANGLE_DEG_PER_ROT / 4096
+    m.sim.set_rotor(0.25, 0.0, 0.02)
+    before = wait_for(m.get_position, lambda p: p != 0.0)
+    assert before == pytest.approx(0.25 * ANGLE_DEG_PER_ROT, abs=count)
+    m.set_position(123.0)
+    deadline = time.monotonic() + 0.05  # within the first frames after the seed
+    readings = []
+    while time.monotonic() < deadline:
+        readings.append(m.get_position())
+        time.sleep(0.002)
+    assert readings and all(r == pytest.approx(123.0, abs=2 * count) for r in readings), readings
     assert observe(m) is None
 
 

@@ -6,6 +6,9 @@ Shared helpers for the three adapter modules:
 * :func:`feed_enable` — phoenix5 has no automatic enable feed in simulation (phoenix6 devices start
   one, phoenix5 devices do not), so every adapter command calls this; it feeds 100 ms of enable
   while the Driver Station is enabled in simulation, and does nothing on a real robot.
+* Reading: the per-loop ``refresh()`` judges the readings the drive took since the previous
+  ``refresh()`` (and reads only if there were none), so no value is read twice in a loop; a Talon's
+  fault flags are read every :data:`FAULT_READ_EVERY` refreshes.
 * :func:`is_ok` — phoenix5 returns an ``ErrorCode`` (or a bare ``int``) from most calls; 0 is OK.
 * :class:`Debounce` — phoenix5 status frames arrive on a wall-clock schedule, and a single late
   frame reads as ``RxTimeout``; a fault is reported only once it was seen on
@@ -29,11 +32,16 @@ SIM_ENABLE_FEED_MS: Final = 100
 FAULT_SAMPLES: Final = 3
 # ... spanning at least this many wall-clock seconds.
 FAULT_SECONDS: Final = 0.1
+# A Talon's fault flags are read every this many refresh() calls (100 ms at 50 Hz), the answer kept
+# in between: the flags describe conditions (under-voltage, a sensor out of phase) that last.
+FAULT_READ_EVERY: Final = 5
+# Whether this process simulates the robot (fixed at start-up; asked on every command otherwise).
+_SIMULATION = wpilib.RobotBase.isSimulation()
 
 
 def feed_enable() -> None:
     """Keep phoenix5 outputs enabled in simulation while the Driver Station is enabled."""
-    if wpilib.RobotBase.isSimulation() and wpilib.DriverStation.isEnabled():
+    if _SIMULATION and wpilib.DriverStation.isEnabled():
         phoenix5.Unmanaged.feedEnable(SIM_ENABLE_FEED_MS)
 
 

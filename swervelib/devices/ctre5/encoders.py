@@ -51,6 +51,7 @@ class _TalonSRXEncoder(AbsoluteEncoder):
         self._debounce = Debounce()
         self._counts = 0  # last good reading, bare sensor counts in [0, units)
         self._velocity = 0.0
+        self._read = False  # read since the last refresh()
         self._read_error: str | None = None
         self._sim: TalonSRXEncoderSim | None = None
         frame = (
@@ -67,8 +68,9 @@ class _TalonSRXEncoder(AbsoluteEncoder):
         )
 
     def _checked(self, what: str) -> bool:
+        self._read = True
         code = self.talon.getLastError()
-        if not is_ok(code):
+        if int(code):  # not OK (is_ok, inline: this runs for every reading)
             self._read_error = f"not answering: {what} read failed ({code_name(code)})"
             return False
         return True
@@ -77,10 +79,8 @@ class _TalonSRXEncoder(AbsoluteEncoder):
         """The magnet encoder's pulse is present (always True for analog: it cannot tell)."""
         if not self._pulse_width:
             return True
-        period = self._sensors.getPulseWidthRiseToRiseUs()
-        if not self._checked("pulse period"):
-            return True  # unknown; the read error is reported instead
-        if period == 0:
+        # The same status frame as the position, whose read was just checked: no second check.
+        if self._sensors.getPulseWidthRiseToRiseUs() == 0:
             self._read_error = "magnet encoder disconnected (no pulse-width signal)"
             return False
         return True
@@ -105,10 +105,14 @@ class _TalonSRXEncoder(AbsoluteEncoder):
         return -self._velocity if self.settings.inverted else self._velocity
 
     def refresh(self) -> None:
-        """Sample the reading; a fault is reported after a few bad samples."""
+        """Judge the readings taken since the last refresh (read now if there were none); a fault
+        is reported after a few bad samples."""
+        if not self._read:
+            self.get_absolute_degrees()
+        problem = self._read_error
         self._read_error = None
-        self.get_absolute_degrees()
-        self._alert.update(self._debounce.sample(self._read_error))
+        self._read = False
+        self._alert.update(self._debounce.sample(problem))
 
     def fault(self) -> str | None:
         return self._debounce.reported

@@ -66,6 +66,7 @@ class PigeonImu(Imu):
         self._yaw = 0.0  # last good raw (un-inverted) yaw
         self._rate = 0.0  # last good raw (un-inverted) yaw rate
         self._sim_rate: float | None = None
+        self._read = False  # yaw read since the last refresh()
         self._read_error: str | None = None
         self._sim: PigeonSim | None = None
         self._configure()
@@ -97,6 +98,7 @@ class PigeonImu(Imu):
         return -1.0 if self.settings.inverted else 1.0
 
     def get_raw_yaw_degrees(self) -> float:
+        self._read = True
         yaw = self.pigeon.getYaw()
         if self._checked(self.pigeon.getLastError(), yaw, "yaw"):
             self._yaw = yaw
@@ -112,11 +114,14 @@ class PigeonImu(Imu):
         return self._sign() * self._rate
 
     def refresh(self) -> None:
-        """Sample readings and state; a fault is reported after a few bad samples."""
-        self._read_error = None
-        self.get_raw_yaw_degrees()
+        """Judge the yaw readings taken since the last refresh (read now if there were none), the
+        rate and the state; a fault is reported after a few bad samples."""
+        if not self._read:
+            self.get_raw_yaw_degrees()
         self.get_yaw_rate_dps()
         problem = self._read_error
+        self._read_error = None
+        self._read = False
         if problem is None:
             state = self.pigeon.getState()
             code = self.pigeon.getLastError()

@@ -27,6 +27,7 @@ the *position* setpoint, which is meaningless for an unwrapped module angle.
 from __future__ import annotations
 
 import math
+import time
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -35,7 +36,14 @@ import wpilib
 
 from swervelib.angles import nearest_equivalent
 from swervelib.config.model import PIDF
-from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, feed_enable, is_ok
+from swervelib.devices.ctre5 import (
+    CONFIG_TIMEOUT_MS,
+    FAULT_READ_EVERY,
+    Debounce,
+    code_name,
+    feed_enable,
+    is_ok,
+)
 from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.guard import SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
@@ -43,6 +51,13 @@ from swervelib.devices.settings import MotorSettings, Role
 
 # Native quadrature counts per motor rotation (see the module docstring).
 COUNTS_PER_ROTATION: Final = 4096
+# A seeded position (setSelectedSensorPosition) shows only in the Talon's next status frames. Until
+# a reading is within SEED_MATCH_COUNTS of it, or differs from the reading before the seed (the
+# mechanism moved), or for at most SEED_WAIT_S, get_position() answers the seeded value: the
+# encoder must not seem to jump back (the module would take the jump for a turn, and its still
+# absolute encoder for a frozen one).
+SEED_MATCH_COUNTS: Final = 4
+SEED_WAIT_S: Final = 1.0
 # The Talon's closed-loop output scale: 1023 native output units = 100 % output.
 FULL_OUTPUT: Final = 1023.0
 # Selected-sensor status frame period: fresher readings than the 20 ms default.
@@ -92,7 +107,12 @@ class TalonSRXMotor(SwerveMotor):
         self._debounce = Debounce()
         self._position = 0.0
         self._velocity = 0.0
+        self._read = False  # read since the last refresh()
+        # (seeded native counts, the reading before, monotonic time), until the readings show it
+        self._seed: tuple[float, float, float] | None = None
         self._read_error: str | None = None
+        self._faults: str | None = None  # the fault flags as last read
+        self._refreshes = 0
         self._command_error: str | None = None
         self._config_error: str | None = None
         self._sim: TalonSRXSim | None = None
@@ -207,14 +227,22 @@ class TalonSRXMotor(SwerveMotor):
         if not self.guard.position("set_angle", degrees):
             self.talon.neutralOutput()
             return
-        target = nearest_equivalent(degrees, self.get_position())
+        # the short way from the motor's last reading (the module reads it every loop first)
+        target = nearest_equivalent(degrees, self._position)
         self.talon.set(phoenix5.ControlMode.Position, target / self._unit)
 
     def set_position(self, value: float) -> None:
         if not self.guard.position("set_position", value):
             return
-        code = self.talon.setSelectedSensorPosition(value / self._unit, 0, 0)
-        self._command_error = None if is_ok(code) else f"set_position failed ({code_name(code)})"
+        before = self.talon.getSelectedSensorPosition(0)
+        native = value / self._unit
+        code = self.talon.setSelectedSensorPosition(native, 0, 0)
+        if is_ok(code):
+            self._command_error = None
+            self._position = value
+            self._seed = (native, before, time.monotonic())
+        else:
+            self._command_error = f"set_position failed ({code_name(code)})"
 
     def set_brake(self, brake: bool) -> None:
         mode = phoenix5.NeutralMode.Brake if brake else phoenix5.NeutralMode.Coast
@@ -223,20 +251,34 @@ class TalonSRXMotor(SwerveMotor):
     # ----------------------------------------------------------------------------------- readings
 
     def _checked(self, value: float, what: str) -> bool:
+        self._read = True
         code = self.talon.getLastError()
-        if not is_ok(code):
+        if int(code):  # not OK (is_ok, inline: this runs for every reading)
             self._read_error = f"not answering: {what} read failed ({code_name(code)})"
             return False
-        if not math.isfinite(value):
+        if value - value != 0.0:  # NaN or infinite
             self._read_error = f"{what} reads NaN"
             return False
         return True
 
     def get_position(self) -> float:
         raw = self.talon.getSelectedSensorPosition(0)
-        if self._checked(raw, "position"):
+        if self._checked(raw, "position") and (self._seed is None or self._seed_shows(raw)):
             self._position = raw * self._unit
         return self._position
+
+    def _seed_shows(self, raw: float) -> bool:
+        """Whether the reading (native counts) is past the seed: it shows it, or moved on."""
+        assert self._seed is not None
+        seeded, before, since = self._seed
+        if (
+            abs(raw - seeded) <= SEED_MATCH_COUNTS
+            or raw != before
+            or time.monotonic() - since > SEED_WAIT_S
+        ):
+            self._seed = None
+            return True
+        return False
 
     def get_velocity(self) -> float:
         raw = self.talon.getSelectedSensorVelocity(0)
@@ -245,13 +287,18 @@ class TalonSRXMotor(SwerveMotor):
         return self._velocity
 
     def refresh(self) -> None:
-        """Sample the readings and faults; a fault is reported after a few bad samples."""
+        """Judge the readings taken since the last refresh (read now if there were none) and the
+        fault flags; a fault is reported after a few bad samples."""
+        if not self._read:
+            self.get_position()
+            self.get_velocity()
+        count = self._refreshes
+        self._refreshes = count + 1
+        if count % FAULT_READ_EVERY == 0:
+            self._faults = self._device_faults()
+        problem = self._read_error or self._faults or self._config_error or self._command_error
         self._read_error = None
-        self.get_position()
-        self.get_velocity()
-        problem = (
-            self._read_error or self._device_faults() or self._config_error or self._command_error
-        )
+        self._read = False
         self._alert.update(self._debounce.sample(problem))
 
     def _device_faults(self) -> str | None:
@@ -259,6 +306,8 @@ class TalonSRXMotor(SwerveMotor):
         code = self.talon.getFaults(faults)
         if not is_ok(code):
             return f"not answering: faults read failed ({code_name(code)})"
+        if not faults.hasAnyFault():
+            return None
         found = [text for flag, text in _FAULT_FLAGS if getattr(faults, flag, False)]
         return ", ".join(found) if found else None
 

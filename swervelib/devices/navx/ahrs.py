@@ -150,8 +150,13 @@ class NavXImu(UsableFlag, Imu):
             sim = self._sim
             if sim is not None and sim.held_yaw is not None:
                 angle = sim.held_angle(angle, device.getYaw())
-            self._last_yaw = self._read(-angle, self._last_yaw)
-            self._usable = self._value_fault is None
+            if angle - angle == 0.0:  # finite (the usual case: checked() inline)
+                self._last_yaw = -self._sign * angle  # navX angles are clockwise positive
+                self._value_fault = None
+                self._usable = True
+            else:
+                self._last_yaw = self._read(-angle, self._last_yaw)
+                self._usable = False
         else:
             self._usable = False
         return self._last_yaw
