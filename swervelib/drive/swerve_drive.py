@@ -375,7 +375,9 @@ class SwerveDrive(DriveSwitches):
         misconfiguration checks, so their cost is spread thin over the loops.
         """
         now = wpilib.Timer.getFPGATimestamp()
-        dt = min(max(now - self._last_time, 0.0), 0.1)
+        dt = now - self._last_time
+        if not 0.0 <= dt <= 0.1:  # time stood still or went back (0), or a long pause (0.1 s)
+            dt = 0.0 if dt < 0.0 else 0.1
         self._last_time = now
         if self._simulate:
             if self._sim is None or self._sim_owned:
@@ -384,24 +386,31 @@ class SwerveDrive(DriveSwitches):
                 self._batch.live_ages = not self._timing_paused()
         if self._batch is not None or self._unbatched:  # (REV, navX, WPILib: nothing to refresh)
             self._refresh()
-        modules = self.modules
-        for module in modules:
+        positions_read: list[SwerveModulePosition] = []
+        velocities: list[float] = []
+        angles: list[float] = []
+        for module in self.modules:
             module.update()
-        positions = tuple([m.position for m in modules])
+            positions_read.append(module.position)
+            velocities.append(module.drive_velocity_mps)
+            angles.append(module.angle_deg)
+        positions = tuple(positions_read)
         yaw = self.yaw
         previous_yaw = yaw.yaw_deg
         yaw.update(self._wheel_turn_deg, positions)
         if dt > 0.0:
             self._yaw_rate = (yaw.yaw_deg - previous_yaw) * _RADIANS_PER_DEGREE / dt
         self._positions = positions
-        self._pose = pose = self.estimator.update(Rotation2d.fromDegrees(yaw.yaw_deg), positions)
+        self._pose = pose = self.estimator.updateWithTime(
+            now, Rotation2d.fromDegrees(yaw.yaw_deg), positions
+        )
         state = self._state = DriveState(
             now,
             pose,
             yaw.raw_yaw_deg,
             positions,
-            [m.drive_velocity_mps for m in modules],
-            [m.angle_deg for m in modules],
+            velocities,
+            angles,
             self._desired_speeds,
             self._targets,
             dt,
