@@ -22,16 +22,11 @@ _atan2 = math.atan2
 _cos = math.cos
 _sin = math.sin
 _RADIANS_PER_DEGREE = math.pi / 180.0
+_DEGREES_PER_RADIAN = 180.0 / math.pi
 # WPILib keeps a module's previous heading for a velocity this small (m/s): no direction to tell.
 TINY_SPEED = 1e-6
-_DEGREES_PER_RADIAN = 180.0 / math.pi
 # (speed m/s, angle degrees or None) per module
 Targets = list[tuple[float, float | None]]
-
-
-def field_to_robot(vx: float, vy: float, cos: float, sin: float) -> tuple[float, float]:
-    """A field-frame velocity in the robot's frame, the robot facing (cos, sin)."""
-    return vx * cos + vy * sin, -vx * sin + vy * cos
 
 
 def discretize(vx: float, vy: float, omega: float, dt: float) -> tuple[float, float, float]:
@@ -128,7 +123,7 @@ def _forward_rows(
     c12 = -n * sx
     c22 = n * n
     det = n * c00 + (-sy) * c02
-    if det == 0.0:  # one module, or all at one point: no rotation to tell (rejected earlier)
+    if det == 0.0:  # all modules at one point (the configuration check refuses that)
         raise ValueError("module locations do not determine a rotation")
     inv = [[c00, c01, c02], [c01, c11, c12], [c02, c12, c22]]
     rows = []
