@@ -14,10 +14,12 @@ loop. The numbers a person reads (``robotRotation``, the IMU yaws and each modul
 is refreshed every five loops (100 ms), which is how often NetworkTables sends a value to a
 dashboard by default anyway. A loop therefore makes about 13 NetworkTables calls instead of 18.
 
-The module states and chassis speeds are packed from the loop's plain numbers straight into their
-WPILib struct layout (a raw topic of the struct's type, its schema registered as the typed
-publishers do), so no ``SwerveModuleState`` or ``ChassisSpeeds`` is built just to be published;
-any struct subscriber (AdvantageScope, ``getStructArrayTopic``) reads them as usual.
+The pose, heading, module states and chassis speeds are packed from the loop's plain numbers
+straight into their WPILib struct layout (a raw topic of the struct's type, its schema registered
+as the typed publishers do), so no ``SwerveModuleState`` or ``ChassisSpeeds`` is built just to be
+published, and every struct goes through one code path; any struct subscriber (AdvantageScope,
+``getStructTopic``) reads them as usual. A module's ``Absolute Encoder Read Issue`` is set when it
+changes (NetworkTables would not send a repeated value anyway).
 
 Settings (module count, locations, max speed) are published once at any verbosity above ``NONE``.
 """
@@ -41,7 +43,11 @@ from swervelib.drive.state import DriveState
 
 ROOT = "/SmartDashboard/swerve"
 _RADIANS_PER_DEGREE = math.pi / 180.0
-_CHASSIS_SPEEDS = struct.Struct("<3d")  # ChassisSpeeds: vx, vy, omega
+_DEGREES_PER_RADIAN = 180.0 / math.pi
+# The WPILib struct layouts packed here: ChassisSpeeds (vx, vy, omega) and Pose2d (x, y, heading
+# in radians) are three doubles, Rotation2d one.
+_THREE_DOUBLES = struct.Struct("<3d")
+_ONE_DOUBLE = struct.Struct("<d")
 
 
 def struct_publisher(
@@ -94,6 +100,9 @@ class _ModulePublishers:
         self.speed_setpoint = double("Speed Setpoint")
         self.angle_setpoint = double("Angle Setpoint")
         self.read_issue = nt.getBooleanTopic(f"{base}/Absolute Encoder Read Issue").publish()
+        self._issue_shown: bool | None = (
+            None  # set when it changes (NetworkTables sends no repeats)
+        )
 
     def publish(self) -> None:
         m = self.module
@@ -104,7 +113,10 @@ class _ModulePublishers:
         self.raw_drive_velocity.set(m.drive_velocity_mps)
         self.speed_setpoint.set(m.speed_setpoint_mps)
         self.angle_setpoint.set(m.angle_setpoint_deg)
-        self.read_issue.set(m.absolute_read_issue)
+        issue = m.absolute_read_issue
+        if issue is not self._issue_shown:
+            self.read_issue.set(issue)
+            self._issue_shown = issue
 
 
 class DriveTelemetry:
@@ -127,8 +139,8 @@ class DriveTelemetry:
         if verbosity > TelemetryVerbosity.NONE:
             self._publish_settings(max_speed_mps)
             wpilib.SmartDashboard.putData("Field", self.field)
-            self.pose = self.nt.getStructTopic(f"{scope}/pose", Pose2d).publish()
-            self.rotation = self.nt.getStructTopic(f"{scope}/robotRotation", Rotation2d).publish()
+            self.pose = struct_publisher(self.nt, f"{scope}/pose", Pose2d)
+            self.rotation = struct_publisher(self.nt, f"{scope}/robotRotation", Rotation2d)
         if verbosity >= TelemetryVerbosity.POSE:
             nt = self.nt
             self._states_layout = struct.Struct(f"<{2 * len(self.modules)}d")
@@ -182,21 +194,21 @@ class DriveTelemetry:
         if verbosity is TelemetryVerbosity.NONE:
             return
         pose = state.pose
-        self.pose.set(pose)
+        heading = pose.rotation().radians()
+        self.pose.set(_THREE_DOUBLES.pack(pose.X(), pose.Y(), heading))
         self.field.setRobotPose(pose)
         if verbosity is not TelemetryVerbosity.LOW:
             layout = self._states_layout
             self.current_states.set(_pack_states(layout, state.velocities, state.angles_deg))
             self.desired_states.set(_pack_pairs(layout, state.targets))
-            self.measured_speeds.set(_CHASSIS_SPEEDS.pack(*state.measured))
-            self.desired_speeds.set(_CHASSIS_SPEEDS.pack(*state.desired))
+            self.measured_speeds.set(_THREE_DOUBLES.pack(*state.measured))
+            self.desired_speeds.set(_THREE_DOUBLES.pack(*state.desired))
         group = self._next_group
         self._next_group = group + 1 if group + 1 < self._groups else 0
         if group:
             self.module_publishers[group - 1].publish()
             return
-        rotation = pose.rotation()
-        self.rotation.set(rotation)
+        self.rotation.set(_ONE_DOUBLE.pack(heading))
         if verbosity is TelemetryVerbosity.HIGH:
             self.raw_yaw.set(state.raw_heading_deg)
-            self.adjusted_yaw.set(rotation.degrees())
+            self.adjusted_yaw.set(heading * _DEGREES_PER_RADIAN)
