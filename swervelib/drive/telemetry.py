@@ -100,9 +100,8 @@ class _ModulePublishers:
         self.speed_setpoint = double("Speed Setpoint")
         self.angle_setpoint = double("Angle Setpoint")
         self.read_issue = nt.getBooleanTopic(f"{base}/Absolute Encoder Read Issue").publish()
-        self._issue_shown: bool | None = (
-            None  # set when it changes (NetworkTables sends no repeats)
-        )
+        # the read-issue flag is set when it changes (NetworkTables sends no repeats anyway)
+        self._issue_shown: bool | None = None
 
     def publish(self) -> None:
         m = self.module
