@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import math
+
+# Conversion factors, for per-loop code (a multiplication costs less than math.radians()).
+RADIANS_PER_DEGREE = math.pi / 180.0
+DEGREES_PER_RADIAN = 180.0 / math.pi
+
 
 def wrap_360(degrees: float) -> float:
     """Wrap to [0, 360)."""

@@ -38,7 +38,7 @@ import wpilib
 from wpimath.geometry import Rotation2d, Translation2d
 from wpimath.kinematics import SwerveModulePosition, SwerveModuleState
 
-from swervelib.angles import wrap_180, wrap_360
+from swervelib.angles import RADIANS_PER_DEGREE, wrap_180, wrap_360
 from swervelib.config.model import DriveFeedforward, ModuleConfig, SteerFeedback
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
@@ -76,7 +76,6 @@ STOPPED_STALE_TEXT = (
     "absolute encoder reading frozen while the module turns: it is this module's steering "
     "sensor, so steering is stopped (the angle motor's encoder gives the angle meanwhile)"
 )
-_RADIANS_PER_DEGREE = math.pi / 180.0
 _cos = math.cos
 
 
@@ -356,7 +355,7 @@ class SwerveModule:
             speed = top if speed > top else -top
         stopped = self.steering_stopped
         if self.use_cosine_compensator or stopped:
-            scale = _cos(error * _RADIANS_PER_DEGREE)
+            scale = _cos(error * RADIANS_PER_DEGREE)
             if scale < 0.0:
                 scale = 0.0
             speed *= scale

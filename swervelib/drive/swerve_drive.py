@@ -34,6 +34,7 @@ from wpimath.controller import PIDController
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition, SwerveModuleState
 
+from swervelib.angles import DEGREES_PER_RADIAN, RADIANS_PER_DEGREE
 from swervelib.config import ConfigError, DriveFeedforward, Problem, SwerveConfig, load_directory
 from swervelib.config.catalog import Vendor
 from swervelib.config.loader import MODULE_COUNT_MESSAGE, SUPPORTED_MODULE_COUNTS
@@ -75,8 +76,6 @@ HEALTH_CHECK_EVERY = 4  # loops between device fault checks: 13 devices, each ab
 COMMAND_HEADROOM = 100.0
 # A drive command not renewed for this long (seconds) expires: the modules stop (MotorSafety's idea).
 COMMAND_TIMEOUT_S = 0.1
-_RADIANS_PER_DEGREE = math.pi / 180.0
-_DEGREES_PER_RADIAN = 180.0 / math.pi
 _NO_SPEEDS = (0.0, 0.0, 0.0)
 
 
@@ -399,7 +398,7 @@ class SwerveDrive(DriveSwitches):
         previous_yaw = yaw.yaw_deg
         yaw.update(self._wheel_turn_deg, positions)
         if dt > 0.0:
-            self._yaw_rate = (yaw.yaw_deg - previous_yaw) * _RADIANS_PER_DEGREE / dt
+            self._yaw_rate = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE / dt
         self._positions = positions
         self._pose = pose = self.estimator.updateWithTime(
             now, Rotation2d.fromDegrees(yaw.yaw_deg), positions
@@ -480,7 +479,7 @@ class SwerveDrive(DriveSwitches):
         if not any(rolled):  # no wheel rolled: no turn (the robot at rest)
             return 0.0
         angles = [position.angle.degrees() for position in positions]
-        return self._wheels.chassis_speeds(rolled, angles)[2] * _DEGREES_PER_RADIAN
+        return self._wheels.chassis_speeds(rolled, angles)[2] * DEGREES_PER_RADIAN
 
     # -- commands --------------------------------------------------------------------------------------
     def drive(
@@ -670,7 +669,6 @@ class SwerveDrive(DriveSwitches):
                 )
                 self._refuse("set_module_states()", why)
                 return
-        states = [SwerveModuleState(s.speed, s.angle) for s in states]  # the caller's stay as given
         top = self.module_max_speed
         if any(abs(state.speed) > top for state in states):
             states = list(self.kinematics.desaturateWheelSpeeds(states, top))

@@ -27,7 +27,6 @@ Settings (module count, locations, max speed) are published once at any verbosit
 from __future__ import annotations
 
 import enum
-import math
 import struct
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -38,12 +37,11 @@ from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 from wpiutil import wpistruct
 
+from swervelib.angles import DEGREES_PER_RADIAN, RADIANS_PER_DEGREE
 from swervelib.drive.module import SwerveModule
 from swervelib.drive.state import DriveState
 
 ROOT = "/SmartDashboard/swerve"
-_RADIANS_PER_DEGREE = math.pi / 180.0
-_DEGREES_PER_RADIAN = 180.0 / math.pi
 # The WPILib struct layouts packed here: ChassisSpeeds (vx, vy, omega) and Pose2d (x, y, heading
 # in radians) are three doubles, Rotation2d one.
 _THREE_DOUBLES = struct.Struct("<3d")
@@ -65,7 +63,7 @@ def _pack_states(layout: struct.Struct, speeds: Sequence[float], angles: Sequenc
     """SwerveModuleState[] (speed m/s, angle rad per module) from speeds and angles (degrees)."""
     values = [0.0] * (2 * len(speeds))
     values[0::2] = speeds
-    values[1::2] = [angle * _RADIANS_PER_DEGREE for angle in angles]
+    values[1::2] = [angle * RADIANS_PER_DEGREE for angle in angles]
     return layout.pack(*values)
 
 
@@ -73,7 +71,7 @@ def _pack_pairs(layout: struct.Struct, states: Iterable[tuple[float, float]]) ->
     """SwerveModuleState[] from (m/s, degrees) pairs."""
     values: list[float] = []
     for speed, angle in states:
-        values += (speed, angle * _RADIANS_PER_DEGREE)
+        values += (speed, angle * RADIANS_PER_DEGREE)
     return layout.pack(*values)
 
 
@@ -210,4 +208,4 @@ class DriveTelemetry:
         self.rotation.set(_ONE_DOUBLE.pack(heading))
         if verbosity is TelemetryVerbosity.HIGH:
             self.raw_yaw.set(state.raw_heading_deg)
-            self.adjusted_yaw.set(heading * _DEGREES_PER_RADIAN)
+            self.adjusted_yaw.set(heading * DEGREES_PER_RADIAN)

@@ -17,12 +17,12 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
+from swervelib.angles import DEGREES_PER_RADIAN, RADIANS_PER_DEGREE
+
 _hypot = math.hypot
 _atan2 = math.atan2
 _cos = math.cos
 _sin = math.sin
-_RADIANS_PER_DEGREE = math.pi / 180.0
-_DEGREES_PER_RADIAN = 180.0 / math.pi
 # WPILib keeps a module's previous heading for a velocity this small (m/s): no direction to tell.
 TINY_SPEED = 1e-6
 # (speed m/s, angle degrees or None) per module
@@ -74,7 +74,7 @@ class WheelKinematics:
         for speed, angle, (ax, bx, ay, by, aw, bw) in zip(
             speeds, angles_deg, self._forward, strict=True
         ):
-            radians = angle * _RADIANS_PER_DEGREE
+            radians = angle * RADIANS_PER_DEGREE
             x = speed * _cos(radians)
             y = speed * _sin(radians)
             vx += ax * x + bx * y
@@ -99,9 +99,7 @@ class WheelKinematics:
             speed = _hypot(mx, my)
             if speed > fastest:
                 fastest = speed
-            out.append(
-                (speed, _atan2(my, mx) * _DEGREES_PER_RADIAN if speed > TINY_SPEED else None)
-            )
+            out.append((speed, _atan2(my, mx) * DEGREES_PER_RADIAN if speed > TINY_SPEED else None))
         if fastest > top:
             return [(speed / fastest * top, angle) for speed, angle in out]
         return out
