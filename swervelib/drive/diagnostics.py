@@ -27,7 +27,8 @@ All report through WPILib Alerts, in the spec's words. An optional protective st
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 
 import wpilib
 
@@ -44,6 +45,8 @@ STALL_RATE_DPS = 90.0  # for this long: a healthy module turns 90° in about 0.2
 STALL_PERSIST_S = 0.8  # moving setpoint at hundreds of degrees per second
 RECOVERY_RATE = 0.5  # the timers drain at half the speed they fill
 ENCODER_MOVE_DEG = 0.2  # a raw reading must move this much in a loop to count as turning
+# A module nearer its setpoint than this is neither running away nor stalled: nothing to note.
+_NEAR_DEG = min(ANGLE_ERROR_DEG, STALL_ERROR_DEG)
 
 
 class _LeakyTimer:
@@ -62,10 +65,15 @@ class _LeakyTimer:
         """:meth:`update` for a stretch of time in which the condition held for ``held`` seconds
         and did not for ``not_held``."""
         value = self.value + held - self.recovery * not_held
-        self.value = value = min(max(value, 0.0), 2 * self.limit)
-        if value >= self.limit:
-            return True
-        return False if value == 0.0 else None
+        if value <= 0.0:
+            self.value = 0.0
+            return False
+        limit = self.limit
+        if value < limit:
+            self.value = value
+            return None
+        self.value = value if value < 2.0 * limit else 2.0 * limit
+        return True
 
 
 class DriveDiagnostics:
@@ -93,7 +101,9 @@ class DriveDiagnostics:
         # opposite ways, and the same way (a hint at which inversion is wrong).
         self._opposed_s = [0.0] * count
         self._agreed_s = [0.0] * count
-        self._last_raw = [(m.raw_absolute_deg, m.raw_angle_deg) for m in self.modules]
+        # Each module's raw readings last loop, while it is far from its setpoint (None while
+        # near: the usual case costs nothing more than the distance to the setpoint).
+        self._last_raw: list[tuple[float, float] | None] = [None] * count
         self._observed_s = 0.0  # time observed since the last judgement
         self._last_yaw: float | None = None
         self.imu_disagrees = False
@@ -119,13 +129,18 @@ class DriveDiagnostics:
         if dt <= 0:
             return
         self._observed_s += dt
+        last_raws = self._last_raw
         for index, module in enumerate(self.modules):
             if not module.is_commanded:
+                last_raws[index] = None
                 continue
             error = (module.angle_setpoint_deg - module.angle_deg + 180.0) % 360.0 - 180.0
+            if -_NEAR_DEG <= error <= _NEAR_DEG:
+                last_raws[index] = None
+                continue
             rate = module.last_turn_deg / dt
             raw = (module.raw_absolute_deg, module.raw_angle_deg)
-            last_raw, self._last_raw[index] = self._last_raw[index], raw
+            last_raw, last_raws[index] = last_raws[index], raw
             if error * rate < 0.0 and abs(rate) > AWAY_RATE_DPS:
                 if abs(error) > ANGLE_ERROR_DEG:
                     self._away_s[index] += dt
@@ -145,28 +160,36 @@ class DriveDiagnostics:
         for index, module in enumerate(self.modules):
             away, stuck = self._away_s[index], self._stuck_s[index]
             self._away_s[index] = self._stuck_s[index] = 0.0
+            # which way the two encoders turned, over this stretch only
+            opposed = self._opposed_s[index] > self._agreed_s[index]
+            self._opposed_s[index] = self._agreed_s[index] = 0.0
             if not judge or observed <= 0.0:
                 continue
-            self._judge(
-                module.name,
-                self.runaway,
-                self._angle_timers[index].update_window(away, observed - away),
-                self._angle_alerts[index],
-                self._runaway_text(index, module),
-            )
-            self._judge(
-                module.name,
-                self.stalled,
-                self._stall_timers[index].update_window(stuck, observed - stuck),
-                self._stall_alerts[index],
-                f"{module.name} turns the right way but cannot reach its angle under load: "
-                "tune the angle PID rather than invert (grinding on the ground but "
-                "not on blocks)",
-            )
+            name = module.name
+            verdict = self._angle_timers[index].update_window(away, observed - away)
+            if verdict is not None and verdict is not (name in self.runaway):  # a change
+                self._judge(
+                    name,
+                    self.runaway,
+                    verdict,
+                    self._angle_alerts[index],
+                    partial(_runaway_text, name, opposed),
+                )
+            verdict = self._stall_timers[index].update_window(stuck, observed - stuck)
+            if verdict is not None and verdict is not (name in self.stalled):
+                self._judge(
+                    name,
+                    self.stalled,
+                    verdict,
+                    self._stall_alerts[index],
+                    partial(_stall_text, name),
+                )
 
     def _compare_encoders(
-        self, index: int, raw: tuple[float, float], last: tuple[float, float], dt: float
+        self, index: int, raw: tuple[float, float], last: tuple[float, float] | None, dt: float
     ) -> None:
+        if last is None:  # the module was near its setpoint (or not commanded) last loop
+            return
         turned_abs = (raw[0] - last[0] + 180.0) % 360.0 - 180.0
         turned_rel = raw[1] - last[1]
         if abs(turned_abs) < ENCODER_MOVE_DEG or abs(turned_rel) < ENCODER_MOVE_DEG:
@@ -175,20 +198,6 @@ class DriveDiagnostics:
             self._opposed_s[index] += dt
         else:
             self._agreed_s[index] += dt
-
-    def _runaway_text(self, index: int, module: SwerveModule) -> str:
-        opposed, agreed = self._opposed_s[index], self._agreed_s[index]
-        self._opposed_s[index] = self._agreed_s[index] = 0.0
-        text = (
-            f"{module.name} angle is running away from its setpoint: inverted.angle, "
-            "absoluteEncoderInverted or the angle conversion (conversionFactors.angle) is wrong"
-        )
-        if opposed > agreed:
-            text += (
-                "; its absolute encoder and angle motor encoder turn opposite ways, so one of "
-                "the two inversions is wrong"
-            )
-        return text + "; run `python -m swervelib calibrate` to find which"
 
     def _check_imu(self, yaw_deg: float, wheel_omega: float, imu_ok: bool, dt: float) -> None:
         last, self._last_yaw = self._last_yaw, yaw_deg if imu_ok else None
@@ -211,12 +220,12 @@ class DriveDiagnostics:
 
     @staticmethod
     def _judge(
-        name: str, flagged: set[str], verdict: bool | None, alert: FaultAlert, text: str
+        name: str, flagged: set[str], verdict: bool, alert: FaultAlert, text: Callable[[], str]
     ) -> None:
-        if verdict is True and name not in flagged:
+        if verdict and name not in flagged:
             flagged.add(name)
-            alert.update(text)
-        elif verdict is False and name in flagged:
+            alert.update(text())
+        elif not verdict and name in flagged:
             flagged.discard(name)
             alert.update(None)
 
@@ -224,3 +233,23 @@ class DriveDiagnostics:
     def should_stop(self) -> bool:
         """True when the protective stop is on and a module is running away."""
         return self.protective_stop and bool(self.runaway)
+
+
+def _runaway_text(name: str, encoders_opposed: bool) -> str:
+    text = (
+        f"{name} angle is running away from its setpoint: inverted.angle, "
+        "absoluteEncoderInverted or the angle conversion (conversionFactors.angle) is wrong"
+    )
+    if encoders_opposed:
+        text += (
+            "; its absolute encoder and angle motor encoder turn opposite ways, so one of "
+            "the two inversions is wrong"
+        )
+    return text + "; run `python -m swervelib calibrate` to find which"
+
+
+def _stall_text(name: str) -> str:
+    return (
+        f"{name} turns the right way but cannot reach its angle under load: tune the angle PID "
+        "rather than invert (grinding on the ground but not on blocks)"
+    )

@@ -258,7 +258,8 @@ class SwerveModule:
         def check(what: str, device: Any) -> Callable[[], None]:
             def run() -> None:
                 self._call(what, device.fault, None)
-                self._show_errors()
+                if self._errors or self._error_shown:
+                    self._show_errors()
 
             return run
 
@@ -371,12 +372,16 @@ class SwerveModule:
             steer = (target + self._offset) % 360.0  # the absolute encoder's frame
         else:
             steer = None  # 0 V: the Spark's feedback sensor cannot be trusted
+        feedforward = self.feedforward  # volts(), inline: kS·sign(v) + kV·v + kA·a
+        ff_volts = feedforward.kv * speed + feedforward.ka * acceleration_mps2
+        if speed and feedforward.ks:
+            ff_volts += feedforward.ks if speed > 0.0 else -feedforward.ks
         try:
             if steer is not None:
                 self.angle_motor.set_angle(steer)
             else:
                 self.angle_motor.set_voltage(0.0)
-            self.drive_motor.set_velocity(speed, volts(self.feedforward, speed, acceleration_mps2))
+            self.drive_motor.set_velocity(speed, ff_volts)
         except Exception:
             self._command_guarded(steer, speed, acceleration_mps2)
             return followed

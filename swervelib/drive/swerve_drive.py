@@ -144,6 +144,7 @@ class SwerveDrive(DriveSwitches):
         locations = [m.location for m in self.modules]
         self.kinematics: Any = _wpilib_class("Kinematics", count, kinematics)(*locations)
         self._options = options or DriveOptions()
+        self._shapes = self._options.shapes  # (a property: worked out once per options)
         self._shaper = RequestShaper()
         self._setpoints = SetpointGenerator(self.kinematics)
         self.command_timeout = command_timeout
@@ -170,6 +171,7 @@ class SwerveDrive(DriveSwitches):
         )
         self.health_checks.run_all()
         self._positions = tuple([m.get_position() for m in self.modules])
+        self._distances = [m.raw_drive_m for m in self.modules]  # the same, in metres
         self.estimator: Any = _wpilib_class("PoseEstimator", count, estimator)(
             self.kinematics, Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, Pose2d()
         )
@@ -353,6 +355,7 @@ class SwerveDrive(DriveSwitches):
             module.seed_relative_encoder()
         self.yaw.resync()
         self._positions = tuple([m.get_position() for m in self.modules])
+        self._distances = [m.raw_drive_m for m in self.modules]
         # one world frame: the estimate starts where the new simulated robot is
         self._reset(self._sim.true_pose if self._sim is not None else self._pose)
 
@@ -386,20 +389,23 @@ class SwerveDrive(DriveSwitches):
         if self._batch is not None or self._unbatched:  # (REV, navX, WPILib: nothing to refresh)
             self._refresh()
         positions_read: list[SwerveModulePosition] = []
+        distances: list[float] = []
         velocities: list[float] = []
         angles: list[float] = []
         for module in self.modules:
             module.update()
             positions_read.append(module.position)
+            distances.append(module.raw_drive_m)
             velocities.append(module.drive_velocity_mps)
             angles.append(module.angle_deg)
         positions = tuple(positions_read)
         yaw = self.yaw
         previous_yaw = yaw.yaw_deg
-        yaw.update(self._wheel_turn_deg, positions)
+        yaw.update(self._wheel_turn_deg, (distances, angles))
         if dt > 0.0:
             self._yaw_rate = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE / dt
         self._positions = positions
+        self._distances = distances
         self._pose = pose = self.estimator.updateWithTime(
             now, Rotation2d.fromDegrees(yaw.yaw_deg), positions
         )
@@ -470,16 +476,15 @@ class SwerveDrive(DriveSwitches):
         if self._expiry_alert.active is not None:
             self._expiry_alert.update(None)
 
-    def _wheel_turn_deg(self, positions: tuple[SwerveModulePosition, ...]) -> float:
-        """How far the wheels say the robot turned since the last loop (degrees): the rotation of
-        WPILib's ``toTwist2d``, each wheel's distance along its new angle."""
-        rolled = [
-            new.distance - old.distance for old, new in zip(self._positions, positions, strict=True)
-        ]
+    def _wheel_turn_deg(self, readings: tuple[list[float], list[float]]) -> float:
+        """How far the wheels say the robot turned since the last loop (degrees), from this
+        loop's (distances m, angles degrees): the rotation of WPILib's ``toTwist2d``, each
+        wheel's distance along its new angle."""
+        distances, angles = readings
+        rolled = [new - old for old, new in zip(self._distances, distances, strict=True)]
         if not any(rolled):  # no wheel rolled: no turn (the robot at rest)
             return 0.0
-        angles = [position.angle.degrees() for position in positions]
-        return self._wheels.chassis_speeds(rolled, angles)[2] * DEGREES_PER_RADIAN
+        return self._wheels.rotation(rolled, angles) * DEGREES_PER_RADIAN
 
     # -- commands --------------------------------------------------------------------------------------
     def drive(
@@ -546,7 +551,7 @@ class SwerveDrive(DriveSwitches):
                 self._refuse("drive()", center_why)
                 return
         options = self._options
-        if options.shapes:
+        if self._shapes:
             heading = self._pose.rotation()
             robot = ChassisSpeeds(vx, vy, omega)
             if not field_relative:
@@ -815,6 +820,7 @@ class SwerveDrive(DriveSwitches):
         if not isinstance(options, DriveOptions):
             raise TypeError(f"options must be a DriveOptions, not {type(options).__name__}")
         self._options = options
+        self._shapes = options.shapes
         self._shaper.forget()
         self._setpoints.forget()
 

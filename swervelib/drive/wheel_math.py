@@ -82,6 +82,14 @@ class WheelKinematics:
             omega += aw * x + bw * y
         return vx, vy, omega
 
+    def rotation(self, speeds: Sequence[float], angles_deg: Sequence[float]) -> float:
+        """Only the omega of :meth:`chassis_speeds` (rad/s, or radians for distances)."""
+        omega = 0.0
+        for speed, angle, row in zip(speeds, angles_deg, self._forward, strict=True):
+            radians = angle * RADIANS_PER_DEGREE
+            omega += speed * (row[4] * _cos(radians) + row[5] * _sin(radians))
+        return omega
+
     def module_targets(
         self, vx: float, vy: float, omega: float, top: float, cx: float = 0.0, cy: float = 0.0
     ) -> Targets:

@@ -27,6 +27,7 @@ from swervelib.angles import nearest_equivalent
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES
 from swervelib.config.model import PIDF, DeviceConfig
 from swervelib.devices import registry
+from swervelib.devices import ctre5
 from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder, TalonSRXStandaloneEncoder
 from swervelib.devices.ctre5.pigeon import PigeonImu
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
@@ -310,6 +311,30 @@ def test_talonsrx_answers_its_seed_until_the_frames_show_it() -> None:
     assert observe(m) is None
 
 
+@pytest.mark.parametrize("position_first", [True, False])
+def test_a_talonsrx_whose_frames_stop_is_not_answering(position_first: bool) -> None:
+    """The Talon's feedback frame (position and velocity) goes stale, as when it is unplugged: the
+    fault appears whether the velocity is read alone or after the position (whose check covers
+    the velocity read after it), and clears when the frames come back. 255 ms frames are stale
+    most of the time (see the Pigeon's test)."""
+    m = motor(Role.DRIVE, inverted=False)
+    assert healthy(m) is None
+    feedback = phoenix5.StatusFrameEnhanced.Status_2_Feedback0
+
+    def loop() -> None:
+        if position_first:
+            m.get_position()
+        m.get_velocity()
+        m.refresh()
+
+    m.talon.setStatusFramePeriod(feedback, 255, 50)
+    fault = wait_for(m.fault, lambda f: f is not None, each=loop)
+    # (after a failed position read the velocity is checked too, and its failure is the last)
+    assert fault is not None and "not answering: velocity read failed" in fault, fault
+    m.talon.setStatusFramePeriod(feedback, 20, 50)
+    assert wait_for(m.fault, lambda f: f is None, each=loop) is None
+
+
 def test_talonsrx_encoder_out_of_phase_is_a_fault_and_clears(enabled: None) -> None:
     """(d) Driving forward while the encoder counts backwards: the Talon flags SensorOutOfPhase."""
     m = motor(Role.DRIVE, inverted=False)
@@ -460,6 +485,28 @@ def test_standalone_mag_encoder_unplugged_is_a_fault_and_clears() -> None:
     assert mag.get_absolute_degrees() == before
     mag.sim.set_connected(True)
     assert wait_for(mag.fault, lambda f: f is None, each=mag.refresh) is None
+
+
+def test_the_debounce_reports_a_lasting_fault_and_is_quiet_only_when_nothing_is_pending(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The per-loop refreshes skip a healthy sample while the debounce is quiet: quiet must mean
+    that such a sample would change nothing (no fault pending, none reported)."""
+    now = [100.0]
+    monkeypatch.setattr(ctre5.time, "monotonic", lambda: now[0])
+    debounce = ctre5.Debounce(samples=3, seconds=0.1)
+    assert debounce.quiet
+    assert debounce.sample("stale") is None  # pending: one bad sample
+    assert not debounce.quiet
+    assert debounce.sample(None) is None  # a healthy sample ends it
+    assert debounce.quiet
+    for _ in range(3):
+        now[0] += 0.06
+        reported = debounce.sample("stale")
+    assert reported == "stale" and debounce.reported == "stale"  # three samples, over 0.1 s apart
+    assert not debounce.quiet
+    assert debounce.sample(None) is None and debounce.reported is None  # clears at once
+    assert debounce.quiet
 
 
 # -------------------------------------------------------------------- pigeon / pigeon_via_talonsrx

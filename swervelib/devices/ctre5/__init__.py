@@ -5,10 +5,13 @@ Shared helpers for the three adapter modules:
 
 * :func:`feed_enable` — phoenix5 has no automatic enable feed in simulation (phoenix6 devices start
   one, phoenix5 devices do not), so every adapter command calls this; it feeds 100 ms of enable
-  while the Driver Station is enabled in simulation, and does nothing on a real robot.
+  while the Driver Station is enabled in simulation (renewed at most every 20 ms), and does
+  nothing on a real robot.
 * Reading: the per-loop ``refresh()`` judges the readings the drive took since the previous
   ``refresh()`` (and reads only if there were none), so no value is read twice in a loop; a Talon's
-  fault flags are read every :data:`FAULT_READ_EVERY` refreshes.
+  fault flags, and the Pigeon's gyro rate and state, are read every :data:`FAULT_READ_EVERY`
+  refreshes. A Talon's velocity read right after its position read is covered by the position's
+  error check (both come from status frame 2).
 * :func:`is_ok` — phoenix5 returns an ``ErrorCode`` (or a bare ``int``) from most calls; 0 is OK.
 * :class:`Debounce` — phoenix5 status frames arrive on a wall-clock schedule, and a single late
   frame reads as ``RxTimeout``; a fault is reported only once it was seen on
@@ -32,17 +35,40 @@ SIM_ENABLE_FEED_MS: Final = 100
 FAULT_SAMPLES: Final = 3
 # ... spanning at least this many wall-clock seconds.
 FAULT_SECONDS: Final = 0.1
-# A Talon's fault flags are read every this many refresh() calls (100 ms at 50 Hz), the answer kept
-# in between: the flags describe conditions (under-voltage, a sensor out of phase) that last.
+# A Talon's fault flags (and a Pigeon's rate and state) are read every this many refresh() calls
+# (100 ms at 50 Hz), the answer kept in between: they describe conditions (under-voltage, a sensor
+# out of phase, a Pigeon not ready) that last.
 FAULT_READ_EVERY: Final = 5
 # Whether this process simulates the robot (fixed at start-up; asked on every command otherwise).
 _SIMULATION = wpilib.RobotBase.isSimulation()
 
 
+# A feed lasts SIM_ENABLE_FEED_MS; renewing it more often than this (wall-clock seconds, as the
+# feed's own clock) changes nothing, and every command of every Talon asks.
+SIM_FEED_EVERY_S: Final = 0.02
+
+
+class _EnableFeed:
+    """The simulator's enable feed (one for the process, as phoenix5's own), renewed at most every
+    :data:`SIM_FEED_EVERY_S` while the Driver Station is enabled."""
+
+    def __init__(self) -> None:
+        self.next_s = 0.0
+
+    def feed(self) -> None:
+        now = time.monotonic()
+        if now >= self.next_s and wpilib.DriverStation.isEnabled():
+            phoenix5.Unmanaged.feedEnable(SIM_ENABLE_FEED_MS)
+            self.next_s = now + SIM_FEED_EVERY_S
+
+
+_ENABLE_FEED = _EnableFeed()
+
+
 def feed_enable() -> None:
     """Keep phoenix5 outputs enabled in simulation while the Driver Station is enabled."""
-    if _SIMULATION and wpilib.DriverStation.isEnabled():
-        phoenix5.Unmanaged.feedEnable(SIM_ENABLE_FEED_MS)
+    if _SIMULATION:
+        _ENABLE_FEED.feed()
 
 
 def is_ok(code: Any) -> bool:
@@ -67,13 +93,18 @@ class Debounce:
         self._count = 0
         self._since = 0.0
         self.reported: str | None = None
+        # Nothing reported and no fault pending: a healthy sample would change nothing, so the
+        # per-loop callers skip it (and their Alert's update) while this is True.
+        self.quiet = True
 
     def sample(self, fault: str | None) -> str | None:
         """Feed this refresh's raw fault (None = healthy); return the fault to report."""
         if fault is None:
             self._count = 0
             self.reported = None
+            self.quiet = True
             return None
+        self.quiet = False
         now = time.monotonic()
         if self._count == 0:
             self._since = now

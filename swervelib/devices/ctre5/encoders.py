@@ -70,7 +70,7 @@ class _TalonSRXEncoder(AbsoluteEncoder):
     def _checked(self, what: str) -> bool:
         self._read = True
         code = self.talon.getLastError()
-        if int(code):  # not OK (is_ok, inline: this runs for every reading)
+        if code.value:  # not OK (is_ok, inline and without int(): this runs for every reading)
             self._read_error = f"not answering: {what} read failed ({code_name(code)})"
             return False
         return True
@@ -112,7 +112,8 @@ class _TalonSRXEncoder(AbsoluteEncoder):
         problem = self._read_error
         self._read_error = None
         self._read = False
-        self._alert.update(self._debounce.sample(problem))
+        if problem is not None or not self._debounce.quiet:  # (else nothing would change)
+            self._alert.update(self._debounce.sample(problem))
 
     def fault(self) -> str | None:
         return self._debounce.reported

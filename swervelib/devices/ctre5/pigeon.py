@@ -24,7 +24,13 @@ import phoenix5
 import wpilib
 from phoenix5.sensors import PigeonIMU, PigeonIMU_StatusFrame
 
-from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, is_ok
+from swervelib.devices.ctre5 import (
+    CONFIG_TIMEOUT_MS,
+    FAULT_READ_EVERY,
+    Debounce,
+    code_name,
+    is_ok,
+)
 from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.interfaces import Imu, ImuSim
 from swervelib.devices.settings import ImuSettings
@@ -67,6 +73,8 @@ class PigeonImu(Imu):
         self._rate = 0.0  # last good raw (un-inverted) yaw rate
         self._sim_rate: float | None = None
         self._read = False  # yaw read since the last refresh()
+        self._refreshes = 0
+        self._state_problem: str | None = None  # the last rate and state check's answer
         self._read_error: str | None = None
         self._sim: PigeonSim | None = None
         self._configure()
@@ -114,22 +122,35 @@ class PigeonImu(Imu):
         return self._sign() * self._rate
 
     def refresh(self) -> None:
-        """Judge the yaw readings taken since the last refresh (read now if there were none), the
-        rate and the state; a fault is reported after a few bad samples."""
+        """Judge the yaw readings taken since the last refresh (read now if there were none),
+        and every :data:`FAULT_READ_EVERY` refreshes the rate and the state (the answer kept in
+        between); a fault is reported after a few bad samples."""
         if not self._read:
             self.get_raw_yaw_degrees()
-        self.get_yaw_rate_dps()
         problem = self._read_error
         self._read_error = None
         self._read = False
-        if problem is None:
-            state = self.pigeon.getState()
-            code = self.pigeon.getLastError()
-            if not is_ok(code):
-                problem = f"not answering: state read failed ({code_name(code)})"
-            elif state != PigeonIMU.PigeonState.Ready:
-                problem = f"not ready (state {state.name})"
-        self._alert.update(self._debounce.sample(problem))
+        count = self._refreshes
+        self._refreshes = count + 1
+        if count % FAULT_READ_EVERY == 0:
+            self._state_problem = self._check_state()
+        problem = problem or self._state_problem
+        if problem is not None or not self._debounce.quiet:  # (else nothing would change)
+            self._alert.update(self._debounce.sample(problem))
+
+    def _check_state(self) -> str | None:
+        """The gyro rate's read and the Pigeon's state: None when both are fine."""
+        self.get_yaw_rate_dps()
+        problem, self._read_error = self._read_error, None
+        if problem is not None:
+            return problem
+        state = self.pigeon.getState()
+        code = self.pigeon.getLastError()
+        if not is_ok(code):
+            return f"not answering: state read failed ({code_name(code)})"
+        if state != PigeonIMU.PigeonState.Ready:
+            return f"not ready (state {state.name})"
+        return None
 
     def fault(self) -> str | None:
         return self._debounce.reported

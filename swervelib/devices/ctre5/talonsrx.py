@@ -108,6 +108,9 @@ class TalonSRXMotor(SwerveMotor):
         self._position = 0.0
         self._velocity = 0.0
         self._read = False  # read since the last refresh()
+        # The position read just now was checked: the velocity read after it comes from the
+        # same status frame (Status 2, Feedback0), so it needs no second getLastError().
+        self._frame_checked = False
         # (seeded native counts, the reading before, monotonic time), until the readings show it
         self._seed: tuple[float, float, float] | None = None
         self._read_error: str | None = None
@@ -253,7 +256,7 @@ class TalonSRXMotor(SwerveMotor):
     def _checked(self, value: float, what: str) -> bool:
         self._read = True
         code = self.talon.getLastError()
-        if int(code):  # not OK (is_ok, inline: this runs for every reading)
+        if code.value:  # not OK (is_ok, inline and without int(): this runs for every reading)
             self._read_error = f"not answering: {what} read failed ({code_name(code)})"
             return False
         if value - value != 0.0:  # NaN or infinite
@@ -263,7 +266,8 @@ class TalonSRXMotor(SwerveMotor):
 
     def get_position(self) -> float:
         raw = self.talon.getSelectedSensorPosition(0)
-        if self._checked(raw, "position") and (self._seed is None or self._seed_shows(raw)):
+        checked = self._frame_checked = self._checked(raw, "position")
+        if checked and (self._seed is None or self._seed_shows(raw)):
             self._position = raw * self._unit
         return self._position
 
@@ -282,7 +286,13 @@ class TalonSRXMotor(SwerveMotor):
 
     def get_velocity(self) -> float:
         raw = self.talon.getSelectedSensorVelocity(0)
-        if self._checked(raw, "velocity"):
+        if self._frame_checked:  # right after a good position read: the same frame
+            self._frame_checked = False
+            if raw - raw == 0.0:
+                self._velocity = raw * 10.0 * self._unit
+            else:
+                self._read_error = "velocity reads NaN"
+        elif self._checked(raw, "velocity"):
             self._velocity = raw * 10.0 * self._unit
         return self._velocity
 
@@ -298,8 +308,9 @@ class TalonSRXMotor(SwerveMotor):
             self._faults = self._device_faults()
         problem = self._read_error or self._faults or self._config_error or self._command_error
         self._read_error = None
-        self._read = False
-        self._alert.update(self._debounce.sample(problem))
+        self._read = self._frame_checked = False
+        if problem is not None or not self._debounce.quiet:  # (else nothing would change)
+            self._alert.update(self._debounce.sample(problem))
 
     def _device_faults(self) -> str | None:
         faults = phoenix5.Faults()

@@ -112,7 +112,9 @@ class _SparkSensor(UsableFlag, AbsoluteEncoder):
         self._spark_fault = bool(spark_faults) or ANSWER in self._problems
         if self._spark_fault:
             self._usable = False
-        text = "; ".join([*dict.fromkeys(self._problems.values()), *spark_faults]) or None
+        text = None
+        if self._problems or spark_faults:
+            text = "; ".join([*dict.fromkeys(self._problems.values()), *spark_faults])
         self._alert.update(text)
         return text
 

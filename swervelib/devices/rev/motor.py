@@ -442,11 +442,14 @@ class SparkMotor(SwerveMotor):
 
     def fault(self) -> str | None:
         active, sticky = self.controller_faults()
-        answer_problem(self.spark, self._problems)  # the last call was a fault read
-        parts = list(dict.fromkeys(self._problems.values()))
-        if active:
-            parts.append("faults: " + ", ".join(active))
-        text = "; ".join(parts) or None
+        problems = self._problems
+        answer_problem(self.spark, problems)  # the last call was a fault read
+        text = None
+        if problems or active:
+            parts = list(dict.fromkeys(problems.values()))
+            if active:
+                parts.append("faults: " + ", ".join(active))
+            text = "; ".join(parts)
         self._alert.update(text)
         # Sticky faults record a past event (e.g. a short CAN drop-out): a warning, not a fault now.
         self._sticky_alert.update(
