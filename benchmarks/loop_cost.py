@@ -35,10 +35,13 @@ import argparse
 import cProfile
 import gc
 import io
+import json
 import math
 import os
 import pstats
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -433,11 +436,51 @@ class Setup:
         return cases
 
 
+# Each level's drive gets CAN ids of its own, moved up by this much per level (the reference
+# configurations' ids are at most 13: 13 + 3 × 16 = 61, within CAN's 0-62).
+ID_OFFSET = 16
+
+
+def own_devices(config: str, index: int) -> Path:
+    """``config`` with every CAN id moved up by ``index`` × :data:`ID_OFFSET` (a copy in the
+    working directory; index 0 is the configuration itself).
+
+    Library drives built twice on the same simulated devices disturb each other: each seeds and
+    commands the other's motors, and the later drives' modules were found on their relative
+    encoders (the absolute encoder judged frozen while the angle motor turned) and timed on that
+    fall-back path. An ``id`` of 0 (an attached encoder's, a navX's: not a CAN id) stays.
+    """
+    source = DEPLOY / config
+    if index == 0:
+        return source
+    target = Path.cwd() / f"{config}-{index}"
+    shutil.copytree(source, target)
+    for path in target.rglob("*.json"):
+        data = json.loads(path.read_text(encoding="utf-8"))
+        moved = _moved_ids(data, index * ID_OFFSET)
+        path.write_text(json.dumps(moved, indent=2), encoding="utf-8")
+    return target
+
+
+def _moved_ids(value: Any, offset: int) -> Any:
+    if isinstance(value, dict):
+        return {
+            key: item + offset
+            if key == "id" and type(item) is int and item > 0
+            else _moved_ids(item, offset)
+            for key, item in value.items()
+        }
+    if isinstance(value, list):
+        return [_moved_ids(item, offset) for item in value]
+    return value
+
+
 def build(config: str) -> Setup:
-    directory = DEPLOY / config
     drives = {
-        level: SwerveDrive.from_directory(directory, verbosity=level, simulate=False)
-        for level in LEVELS
+        level: SwerveDrive.from_directory(
+            own_devices(config, index), verbosity=level, simulate=False
+        )
+        for index, level in enumerate(LEVELS)
     }
     high = drives[TelemetryVerbosity.HIGH]
     floor = FLOORS[config](high)
@@ -453,6 +496,15 @@ def check_floor(setup: Setup) -> None:
         assert abs(difference) < 1e-6, f"{setup.config} {module.name}: angle {difference}"
         assert abs(module.raw_drive_m - distance) < 1e-9, f"{setup.config} {module.name}"
     assert abs(drive.get_raw_yaw().degrees() - floor.yaw_deg) < 1e-6, f"{setup.config}: yaw"
+
+
+def check_healthy(setup: Setup) -> None:
+    """Every library drive must be timed on its usual path: no module on its relative encoder, the
+    IMU trusted (a drive in a fault state runs other code than a healthy robot)."""
+    for level, drive in setup.drives.items():
+        fallen = [m.name for m in drive.modules if m.absolute_read_issue]
+        assert not fallen, f"{setup.config} {level.name}: on relative encoders: {fallen}"
+        assert drive.yaw.imu_ok, f"{setup.config} {level.name}: IMU not trusted"
 
 
 def run_paced(cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]) -> None:
@@ -701,8 +753,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--phoenix5",
         action="store_true",
-        help="also the phoenix5 configuration (talonsrx_pigeon: Talon SRX + Pigeon IMU)",
+        help="also the phoenix5 configuration (talonsrx_pigeon: Talon SRX + Pigeon IMU), timed "
+        "afterwards in a process of its own",
     )
+    parser.add_argument("--only", choices=sorted(FLOORS), help=argparse.SUPPRESS)
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc run")
     parser.add_argument(
         "--mode",
@@ -730,16 +784,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     DriverStationSim.notifyNewData()
     wpilib.DriverStation.silenceJoystickConnectionWarning(True)
 
-    setups = [build(args.rev_config), build("kraken_cancoder_pigeon2")]
-    if args.phoenix5:
-        setups.append(build("talonsrx_pigeon"))
+    configs = [args.only] if args.only else [args.rev_config, "kraken_cancoder_pigeon2"]
+    setups = [build(config) for config in configs]
     speeds = speed_sequence(10000)
 
     if args.profile:
         for setup in setups:
             level = TelemetryVerbosity[args.level]
             profile(setup, 5000 if args.quick else 20000, speeds, 30, level)
-        return 0
+        return phoenix5_apart(args, argv)
 
     # Each configuration's loops (the library at every level, floor, batched floor) are
     # interleaved with each other; the configurations are timed one after the other (all devices
@@ -750,6 +803,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     for setup in setups:
         setup_cases = setup.cases()
         run_interleaved(setup_cases, 500, speeds)  # warm-up, discarded
+        check_healthy(setup)
         if args.mode in ("both", "hot"):
             for case in setup_cases:
                 del case.times_ns[:]
@@ -761,6 +815,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             paced += paced_cases
     for setup in setups:
         check_floor(setup)
+        check_healthy(setup)
     print_table(hot, paced, rounds, paced_rounds)
     print_signal_counts(setups)
     for setup in setups:
@@ -776,7 +831,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("(tracemalloc sees Python allocations; RSS also native ones, and is page-grained)")
         for setup in setups:
             memory_growth(setup, memory_loops, speeds)
-    return 0
+    return phoenix5_apart(args, argv)
+
+
+def phoenix5_apart(args: argparse.Namespace, argv: Sequence[str] | None) -> int:
+    """With ``--phoenix5``: the same run for the phoenix5 configuration, in a process of its own.
+
+    Every library drive has devices of its own (:func:`own_devices`), and with that many phoenix6
+    and phoenix5 devices in one process CTRE's simulator crashed (a segmentation fault, at a random
+    place, within a minute); either family alone runs fine."""
+    if not args.phoenix5 or args.only:
+        return 0
+    rest = [a for a in (sys.argv[1:] if argv is None else argv) if a != "--phoenix5"]
+    print("\n=== phoenix5, in a process of its own ===", flush=True)
+    command = [sys.executable, str(Path(__file__).resolve()), *rest, "--only", "talonsrx_pigeon"]
+    return subprocess.run(command, check=False).returncode
 
 
 if __name__ == "__main__":

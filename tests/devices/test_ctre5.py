@@ -26,8 +26,7 @@ from wpilib.simulation import DriverStationSim
 from swervelib.angles import nearest_equivalent
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES
 from swervelib.config.model import PIDF, DeviceConfig
-from swervelib.devices import registry
-from swervelib.devices import ctre5
+from swervelib.devices import ctre5, registry
 from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder, TalonSRXStandaloneEncoder
 from swervelib.devices.ctre5.pigeon import PigeonImu
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
