@@ -425,13 +425,16 @@ class Setup:
     def high(self) -> SwerveDrive:
         return self.drives[TelemetryVerbosity.HIGH]
 
-    def cases(self) -> list[Case]:
+    def cases(self, pair: TelemetryVerbosity | None = None) -> list[Case]:
+        """Every level, the floor and the batched floor; with ``pair``, that level and the floor
+        alone."""
         cases = [
             Case(self.config, f"library {level.name}", library_loop(drive), array("q"))
             for level, drive in self.drives.items()
+            if pair is None or level is pair
         ]
         cases.append(Case(self.config, "floor", self.floor.loop, array("q")))
-        if self.batched_floor is not None:
+        if self.batched_floor is not None and pair is None:
             cases.append(Case(self.config, BATCHED, self.batched_floor.loop, array("q")))
         return cases
 
@@ -756,6 +759,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="also the phoenix5 configuration (talonsrx_pigeon: Talon SRX + Pigeon IMU), timed "
         "afterwards in a process of its own",
     )
+    parser.add_argument(
+        "--pair",
+        choices=[level.name for level in LEVELS],
+        help="time only the library at this level against the floor, two loops taking turns (a "
+        "side-by-side measurement: no other drive's loop in between)",
+    )
     parser.add_argument("--only", choices=sorted(FLOORS), help=argparse.SUPPRESS)
     parser.add_argument("--no-memory", action="store_true", help="skip the tracemalloc run")
     parser.add_argument(
@@ -775,6 +784,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="with --profile: the telemetry level profiled (default HIGH)",
     )
     args = parser.parse_args(argv)
+    pair = TelemetryVerbosity[args.pair] if args.pair else None
     rounds = args.rounds or (2000 if args.quick else 10000)
     paced_rounds = args.paced_rounds or (300 if args.quick else 1500)
     memory_loops = args.memory_loops or (10000 if args.quick else 100000)
@@ -801,7 +811,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     hot: list[Case] = []
     paced: list[Case] = []
     for setup in setups:
-        setup_cases = setup.cases()
+        setup_cases = setup.cases(pair)
         run_interleaved(setup_cases, 500, speeds)  # warm-up, discarded
         check_healthy(setup)
         if args.mode in ("both", "hot"):
@@ -810,7 +820,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             run_interleaved(setup_cases, rounds, speeds)
             hot += setup_cases
         if args.mode in ("both", "paced"):
-            paced_cases = setup.cases()
+            paced_cases = setup.cases(pair)
             run_paced(paced_cases, paced_rounds, speeds)
             paced += paced_cases
     for setup in setups:
