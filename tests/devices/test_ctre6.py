@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import itertools
 import math
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
@@ -380,6 +381,24 @@ def test_set_position_seeds_relative_encoder(module: Module) -> None:
         ),
         module.all,
     ), (angle.get_position(), angle_inv.get_position())
+
+
+def test_a_talon_answers_its_seed_until_the_frames_show_it(module: Module) -> None:
+    """A seed shows in the Talon's next position frame, up to a frame period later: meanwhile
+    get_position() answers the seed, never the reading from before it (a module would take the
+    jump back for a turn, and its still absolute encoder for a frozen one: a standing robot's
+    modules fell back to their relative encoders at start-up). Five seeds: each time the old
+    reading would be answered unless the frame happened to come at once."""
+    angle = module.angle[False]
+    for target in (10.0, 100.0, 200.0, 290.0, 20.0):  # each far from the one before
+        angle.set_position(target)
+        readings = []
+        deadline = time.monotonic() + 0.03  # a few frame periods
+        while time.monotonic() < deadline:
+            angle.refresh()
+            readings.append(angle.get_position())
+            time.sleep(0.002)
+        assert readings and all(close(r, target, POSITION_TOL_DEG) for r in readings), readings
 
 
 def test_applied_voltage_follows_flag(module: Module, enabled: None) -> None:

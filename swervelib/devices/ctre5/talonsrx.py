@@ -27,7 +27,6 @@ the *position* setpoint, which is meaningless for an unwrapped module angle.
 from __future__ import annotations
 
 import math
-import time
 from collections.abc import Callable
 from typing import Any, Final
 
@@ -47,17 +46,13 @@ from swervelib.devices.ctre5 import (
 from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.guard import SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.seeding import PendingSeed
 from swervelib.devices.settings import MotorSettings, Role
 
 # Native quadrature counts per motor rotation (see the module docstring).
 COUNTS_PER_ROTATION: Final = 4096
-# A seeded position (setSelectedSensorPosition) shows only in the Talon's next status frames. Until
-# a reading is within SEED_MATCH_COUNTS of it, or differs from the reading before the seed (the
-# mechanism moved), or for at most SEED_WAIT_S, get_position() answers the seeded value: the
-# encoder must not seem to jump back (the module would take the jump for a turn, and its still
-# absolute encoder for a frozen one).
+# A reading this close to a seed (native counts) shows it (see swervelib.devices.seeding).
 SEED_MATCH_COUNTS: Final = 4
-SEED_WAIT_S: Final = 1.0
 # The Talon's closed-loop output scale: 1023 native output units = 100 % output.
 FULL_OUTPUT: Final = 1023.0
 # Selected-sensor status frame period: fresher readings than the 20 ms default.
@@ -111,8 +106,7 @@ class TalonSRXMotor(SwerveMotor):
         # The position read just now was checked: the velocity read after it comes from the
         # same status frame (Status 2, Feedback0), so it needs no second getLastError().
         self._frame_checked = False
-        # (seeded native counts, the reading before, monotonic time), until the readings show it
-        self._seed: tuple[float, float, float] | None = None
+        self._seed: PendingSeed | None = None  # until the readings show it
         self._read_error: str | None = None
         self._faults: str | None = None  # the fault flags as last read
         self._refreshes = 0
@@ -243,7 +237,7 @@ class TalonSRXMotor(SwerveMotor):
         if is_ok(code):
             self._command_error = None
             self._position = value
-            self._seed = (native, before, time.monotonic())
+            self._seed = PendingSeed(native, before, SEED_MATCH_COUNTS)
         else:
             self._command_error = f"set_position failed ({code_name(code)})"
 
@@ -267,22 +261,16 @@ class TalonSRXMotor(SwerveMotor):
     def get_position(self) -> float:
         raw = self.talon.getSelectedSensorPosition(0)
         checked = self._frame_checked = self._checked(raw, "position")
-        if checked and (self._seed is None or self._seed_shows(raw)):
+        if checked and (self._seed is None or self._seed_shown(raw)):
             self._position = raw * self._unit
         return self._position
 
-    def _seed_shows(self, raw: float) -> bool:
-        """Whether the reading (native counts) is past the seed: it shows it, or moved on."""
+    def _seed_shown(self, raw: float) -> bool:
         assert self._seed is not None
-        seeded, before, since = self._seed
-        if (
-            abs(raw - seeded) <= SEED_MATCH_COUNTS
-            or raw != before
-            or time.monotonic() - since > SEED_WAIT_S
-        ):
+        if self._seed.shown_by(raw):
             self._seed = None
             return True
-        return False
+        return False  # the seed is answered until a frame shows it
 
     def get_velocity(self) -> float:
         raw = self.talon.getSelectedSensorVelocity(0)

@@ -13,7 +13,7 @@ configured inversion itself, as on the robot.
 from __future__ import annotations
 
 import math
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Final, cast
 
 import wpilib
 from phoenix6 import configs, controls, hardware, signals
@@ -24,6 +24,7 @@ from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, si
 from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.seeding import PendingSeed
 from swervelib.devices.settings import MotorSettings, Role
 
 # Default closed-loop gains when pidfproperties.json is absent. Units are the controller's: volts
@@ -33,6 +34,8 @@ DEFAULT_DRIVE_KP = 0.1
 # Calls that may happen while the robot runs (seeding, idle mode) block at most 2 x 50 ms.
 RUNTIME_TIMEOUT_S = 0.05
 RUNTIME_ATTEMPTS = 2
+# A reading this close to a seed (sensor rotations) shows it (see swervelib.devices.seeding).
+SEED_MATCH_ROTATIONS: Final = 0.01
 
 _FOC_MOTORS = frozenset({Motor.KRAKEN_X60_FOC, Motor.FALCON500_FOC})
 
@@ -152,6 +155,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.latency_compensation = True
         self._last_position = 0.0
         self._last_velocity = 0.0
+        self._seed: PendingSeed | None = None  # until the readings show it
         self._position.wait_for_update(0.1, False)
         self.refresh()
         self.get_position()
@@ -163,6 +167,10 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         if signal.status is OK:
             value = signal.value_as_double
             if value == value:  # not NaN
+                if self._seed is not None:
+                    if not self._seed.shown_by(value):
+                        return self._last_position  # the seed, until a frame shows it
+                    self._seed = None
                 age = self._age
                 if age is not None and self.latency_compensation:
                     velocity = self._velocity.value_as_double
@@ -233,17 +241,20 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.device.set_control(request)
 
     def set_position(self, value: float) -> None:
-        """Seed the Talon's position; readings show it from the next status frame (~10 ms).
-        A value that is not finite is refused."""
+        """Seed the Talon's position; readings show it from the next status frame (~10 ms), and
+        :meth:`get_position` answers the seed until then. A value that is not finite is refused."""
         if not self.guard.position("set_position", value):
             return
         rotations = value / self._scale
-        apply_config(
+        before = self._position.value_as_double
+        if apply_config(
             self.label,
             "sensor position",
             lambda: self.device.set_position(rotations, RUNTIME_TIMEOUT_S).is_ok(),
             attempts=RUNTIME_ATTEMPTS,
-        )
+        ):
+            self._seed = PendingSeed(rotations, before, SEED_MATCH_ROTATIONS)
+            self._last_position = value
 
     def set_brake(self, brake: bool) -> None:
         output = self._config.motor_output

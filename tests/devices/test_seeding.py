@@ -1,0 +1,23 @@
+"""The seed rule the CTRE adapters share (swervelib.devices.seeding): pure Python."""
+
+from __future__ import annotations
+
+import pytest
+
+from swervelib.devices import seeding
+from swervelib.devices.seeding import SEED_WAIT_S, PendingSeed
+
+
+def test_a_seed_is_answered_until_a_reading_shows_it_moves_on_or_it_is_old(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    now = [50.0]
+    monkeypatch.setattr(seeding.time, "monotonic", lambda: now[0])
+    seed = PendingSeed(seeded=1000.0, before=200.0, match=4.0)
+    assert not seed.shown_by(200.0)  # the frame from before the seed: still answered
+    assert seed.shown_by(1003.0)  # within the match of the seed
+    assert seed.shown_by(201.0)  # any change from the old reading: a new frame, or it moved
+    stuck = PendingSeed(seeded=1000.0, before=1002.0, match=4.0)
+    assert stuck.shown_by(1002.0)  # a seed next to the old reading: nothing to wait for
+    now[0] += SEED_WAIT_S + 0.01
+    assert seed.shown_by(200.0)  # too old: the readings are believed again
