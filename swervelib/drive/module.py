@@ -372,10 +372,7 @@ class SwerveModule:
             steer = (target + self._offset) % 360.0  # the absolute encoder's frame
         else:
             steer = None  # 0 V: the Spark's feedback sensor cannot be trusted
-        feedforward = self.feedforward  # volts(), inline: kS·sign(v) + kV·v + kA·a
-        ff_volts = feedforward.kv * speed + feedforward.ka * acceleration_mps2
-        if speed and feedforward.ks:
-            ff_volts += feedforward.ks if speed > 0.0 else -feedforward.ks
+        ff_volts = volts(self.feedforward, speed, acceleration_mps2)
         try:
             if steer is not None:
                 self.angle_motor.set_angle(steer)
@@ -383,7 +380,7 @@ class SwerveModule:
                 self.angle_motor.set_voltage(0.0)
             self.drive_motor.set_velocity(speed, ff_volts)
         except Exception:
-            self._command_guarded(steer, speed, acceleration_mps2)
+            self._command_guarded(steer, speed, ff_volts)
             return followed
         if self._errors:
             self._forget(COMMAND_ERRORS)
@@ -398,7 +395,7 @@ class SwerveModule:
         )
         self.stop()
 
-    def _command_guarded(self, steer_deg: float | None, speed: float, acceleration: float) -> None:
+    def _command_guarded(self, steer_deg: float | None, speed: float, ff_volts: float) -> None:
         """Both commands again, each on its own: a failure is reported, never raised."""
         try:
             if steer_deg is not None:
@@ -410,7 +407,7 @@ class SwerveModule:
         else:
             self._errors.pop("angle command", None)
         try:
-            self.drive_motor.set_velocity(speed, volts(self.feedforward, speed, acceleration))
+            self.drive_motor.set_velocity(speed, ff_volts)
         except Exception as failure:
             self._errors["drive command"] = f"drive command raised {failure!r}"
         else:

@@ -30,6 +30,7 @@ from swervelib.devices import ctre5, registry
 from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder, TalonSRXStandaloneEncoder
 from swervelib.devices.ctre5.pigeon import PigeonImu
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
+from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import Device
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
@@ -506,6 +507,15 @@ def test_the_debounce_reports_a_lasting_fault_and_is_quiet_only_when_nothing_is_
     assert not debounce.quiet
     assert debounce.sample(None) is None and debounce.reported is None  # clears at once
     assert debounce.quiet
+    # report(): what the refreshes call, the result shown on the device's Alert
+    alert = FaultAlert("debounce test")
+    now_reporting = ctre5.Debounce(samples=1, seconds=0.0)
+    now_reporting.report(None, alert)
+    assert alert.active is None
+    now_reporting.report("stale", alert)
+    assert alert.active == "stale" and not now_reporting.quiet
+    now_reporting.report(None, alert)
+    assert alert.active is None and now_reporting.quiet
 
 
 # -------------------------------------------------------------------- pigeon / pigeon_via_talonsrx

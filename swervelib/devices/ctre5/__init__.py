@@ -27,6 +27,8 @@ from typing import Any, Final
 import phoenix5
 import wpilib
 
+from swervelib.devices.faults import FaultAlert
+
 # Timeout for configuration calls: wait for the device to acknowledge, so a failure is seen.
 CONFIG_TIMEOUT_MS: Final = 50
 # How long one enable feed lasts in simulation (the adapters feed it on every command).
@@ -93,9 +95,15 @@ class Debounce:
         self._count = 0
         self._since = 0.0
         self.reported: str | None = None
-        # Nothing reported and no fault pending: a healthy sample would change nothing, so the
-        # per-loop callers skip it (and their Alert's update) while this is True.
+        # Nothing reported and no fault pending: a healthy sample would change nothing, so
+        # report() skips it (and the Alert's update) while this is True.
         self.quiet = True
+
+    def report(self, fault: str | None, alert: FaultAlert) -> None:
+        """:meth:`sample` ``fault`` and show the result on ``alert`` (each refresh calls this;
+        a healthy sample while quiet changes nothing and costs nothing more)."""
+        if fault is not None or not self.quiet:
+            alert.update(self.sample(fault))
 
     def sample(self, fault: str | None) -> str | None:
         """Feed this refresh's raw fault (None = healthy); return the fault to report."""

@@ -112,8 +112,7 @@ class _TalonSRXEncoder(AbsoluteEncoder):
         problem = self._read_error
         self._read_error = None
         self._read = False
-        if problem is not None or not self._debounce.quiet:  # (else nothing would change)
-            self._alert.update(self._debounce.sample(problem))
+        self._debounce.report(problem, self._alert)
 
     def fault(self) -> str | None:
         return self._debounce.reported

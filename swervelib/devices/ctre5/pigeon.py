@@ -134,9 +134,7 @@ class PigeonImu(Imu):
         self._refreshes = count + 1
         if count % FAULT_READ_EVERY == 0:
             self._state_problem = self._check_state()
-        problem = problem or self._state_problem
-        if problem is not None or not self._debounce.quiet:  # (else nothing would change)
-            self._alert.update(self._debounce.sample(problem))
+        self._debounce.report(problem or self._state_problem, self._alert)
 
     def _check_state(self) -> str | None:
         """The gyro rate's read and the Pigeon's state: None when both are fine."""

@@ -297,8 +297,7 @@ class TalonSRXMotor(SwerveMotor):
         problem = self._read_error or self._faults or self._config_error or self._command_error
         self._read_error = None
         self._read = self._frame_checked = False
-        if problem is not None or not self._debounce.quiet:  # (else nothing would change)
-            self._alert.update(self._debounce.sample(problem))
+        self._debounce.report(problem, self._alert)
 
     def _device_faults(self) -> str | None:
         faults = phoenix5.Faults()
