@@ -24,7 +24,8 @@ Usage::
     python benchmarks/loop_cost.py --quick     # fewer loops, smoke test
     python benchmarks/loop_cost.py --profile   # cProfile of the library loop instead
     python benchmarks/loop_cost.py --rev-config vortex_throughbore_navx   # all-REV + navX
-    python benchmarks/loop_cost.py --phoenix5  # also Talon SRX + Pigeon IMU (robotpy-ctre)
+    python benchmarks/loop_cost.py --phoenix5  # also Talon SRX + Pigeon IMU, in its own process
+    python benchmarks/loop_cost.py --pair NONE # one level against the floor, side by side
 
 The REV configurations share CAN ids, so only one of them can be measured per process.
 """
@@ -313,8 +314,8 @@ class TalonSrxPigeonFloor(Floor):
     phoenix5 getters return the last frame's value whether or not it arrived; the only way to know
     is ``getLastError()`` after the call. The floor asks once per device per loop, after its last
     read (a device that stopped answering keeps its last readings), the least a correct loop does;
-    the library asks after every reading and also judges the encoder's pulse and the Talons'
-    fault flags."""
+    the library asks after every reading (a Talon's velocity shares its position's answer: the
+    same status frame) and also judges the encoder's pulse and the Talons' fault flags."""
 
     def __init__(self, drive: SwerveDrive, *, batched: bool = False) -> None:
         modules: Sequence[Any] = drive.modules  # the adapters' vendor objects are untyped
