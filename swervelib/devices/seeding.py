@@ -1,7 +1,8 @@
 """A seeded encoder position that the device's readings do not show yet.
 
-CTRE controllers (phoenix5 Talon SRX, phoenix6 TalonFX/FXS) show a seeded position only in their
-next status frame, up to a frame period after the call. Until then an adapter answers the seed
+Motor controllers show a seeded position only in their next status frame, up to a frame period
+after the call: CTRE's (phoenix5 Talon SRX, phoenix6 TalonFX/FXS) and REV's Spark MAX/FLEX, whose
+``getPosition`` answers the last frame received. Until then an adapter answers the seed
 instead of the reading from before it: the encoder must not seem to jump back, since a module
 would take the jump for a turn of its angle motor and its still absolute encoder for a frozen one.
 No vendor import here.

@@ -481,9 +481,9 @@ class SwerveDrive(DriveSwitches):
         loop's (distances m, angles degrees): the rotation of WPILib's ``toTwist2d``, each
         wheel's distance along its new angle."""
         distances, angles = readings
-        rolled = [new - old for old, new in zip(self._distances, distances, strict=True)]
-        if not any(rolled):  # no wheel rolled: no turn (the robot at rest)
+        if distances == self._distances:  # no wheel rolled: no turn (the robot at rest)
             return 0.0
+        rolled = [new - old for old, new in zip(self._distances, distances, strict=True)]
         return self._wheels.rotation(rolled, angles) * DEGREES_PER_RADIAN
 
     # -- commands --------------------------------------------------------------------------------------

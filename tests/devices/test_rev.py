@@ -26,7 +26,7 @@ from wpimath.system.plant import DCMotor
 
 from swervelib.config.catalog import ENCODER_TYPES, MOTOR_TYPES
 from swervelib.config.model import PIDF, DeviceConfig
-from swervelib.devices import registry
+from swervelib.devices import registry, seeding
 from swervelib.devices.rev.encoders import SparkAnalogEncoder, SparkAttachedEncoder
 from swervelib.devices.rev.motor import SparkMotor
 from swervelib.devices.settings import EncoderSettings, MotorSettings, Role
@@ -252,6 +252,62 @@ def test_set_position_seeds_and_survives_simulation_steps() -> None:
     assert drive.get_position() == pytest.approx(1.5, abs=1e-5)
     hold(drive, 1.0, 1)
     assert drive.get_position() == pytest.approx(1.5 + DRIVE_M_PER_ROTATION, abs=1e-5)
+
+
+class LateFrames:
+    """A real Spark's position reading: REVLib's ``getPosition`` answers the last status frame,
+    so a seed shows only in the next one. For ``frames`` reads after :meth:`seeded` it answers
+    the reading from before the seed (the simulator shows a seed at once)."""
+
+    def __init__(self, motor: SparkMotor) -> None:
+        self.read = motor._read_position
+        self.late = 0
+        self.before = self.read()
+        motor._read_position = self
+
+    def seeded(self, frames: int) -> None:
+        self.late = frames
+
+    def __call__(self) -> float:
+        if self.late:
+            self.late -= 1
+            return self.before
+        self.before = self.read()
+        return self.before
+
+
+def test_a_seed_is_answered_until_the_spark_shows_it() -> None:
+    """A module seeded at start-up must not see its angle motor's encoder jump back for a loop
+    or two (it would take that for a turn while its absolute encoder stood still, judge the
+    absolute reading frozen and fall back to the relative encoder): the seed is answered until
+    a reading shows it, and once it does the readings are followed again."""
+    motor = make_motor("sparkmax_neo550")
+    hold(motor, 3.0, 3)  # the rotor is somewhere when the robot boots
+    frames = LateFrames(motor)
+    for target in (123.0, 10.0, 250.0):  # each far from the one before
+        motor.set_position(target)
+        frames.seeded(3)
+        readings = [motor.get_position() for _ in range(4)]  # 3 late frames, then the seed
+        assert readings == pytest.approx([target] * 4, abs=1e-3), readings
+        hold(motor, 3.5, 1)  # the mechanism turns: followed, not held at the seed
+        assert motor.get_position() == pytest.approx(
+            target + 0.5 * ANGLE_DEG_PER_ROTATION, abs=1e-3
+        )
+        hold(motor, 3.0, 1)
+
+
+def test_a_seed_is_not_answered_for_ever() -> None:
+    """A Spark that never shows the seed (its frames stopped) is believed again after the
+    wait: the seed does not hide a reading for longer than ``SEED_WAIT_S``."""
+    motor = make_motor("sparkmax_neo550")
+    hold(motor, 3.0, 3)
+    frames = LateFrames(motor)
+    stale = frames.before
+    motor.set_position(stale + 90.0)
+    frames.seeded(10**9)
+    assert motor.get_position() == pytest.approx(stale + 90.0)
+    motor._seed.since -= seeding.SEED_WAIT_S + 0.01  # type: ignore[union-attr]
+    assert motor.get_position() == pytest.approx(stale)
 
 
 def test_angle_closed_loop_wraps_and_uses_gains() -> None:

@@ -62,6 +62,7 @@ from swervelib.devices.faults import FaultAlert, apply_config
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.rev.pool import POOL
+from swervelib.devices.seeding import PendingSeed
 from swervelib.devices.settings import MotorSettings, Role
 
 CONTROLLERS: Final = ("sparkmax", "sparkflex")
@@ -75,6 +76,8 @@ STATUS_PERIOD_MS: Final = 20
 APPLIED_OUTPUT_PERIOD_MS: Final = 10
 # An absolute encoder on the data port reads degrees (one turn of the encoder = 360).
 DEGREES_PER_ROTATION: Final = 360.0
+# A reading this close to a seed (degrees or metres: the encoder's units) shows it.
+SEED_MATCH: Final = 1e-3
 
 _OK: Final = rev.REVLibError.kOk
 _VOLTAGE: Final = rev.SparkLowLevel.ControlType.kVoltage
@@ -246,6 +249,7 @@ class SparkMotor(SwerveMotor):
         self._problems: dict[str, str] = {}
         self._last_position = 0.0
         self._last_velocity = 0.0
+        self._seed: PendingSeed | None = None  # until the readings show it
         self._sim: SparkMotorSim | None = None
         self.last_faults: tuple[list[str], list[str]] = _NO_FAULTS
 
@@ -376,12 +380,21 @@ class SparkMotor(SwerveMotor):
     def set_position(self, value: float) -> None:
         """Seed the relative encoder (a value that is not finite is refused).
 
-        In simulation the robot-side ``setPosition`` is overwritten by the next ``iterate()``, so
-        the value is also handed to the sim hook, which keeps the controller's position itself.
+        A Spark shows the seed in its next position status frame, not at once (REVLib's
+        ``getPosition`` answers the last frame): :meth:`get_position` answers the seed until the
+        readings show it. In simulation the robot-side ``setPosition`` is overwritten by the next
+        ``iterate()``, so the value is also handed to the sim hook, which keeps the controller's
+        position itself.
         """
         if not self.guard.position("set_position", value):
             return
+        try:
+            before = self._read_position()
+        except Exception:  # unknown: the first reading after the seed ends the wait
+            before = math.nan
         self._command("seeding the encoder", lambda: self._encoder.setPosition(value))
+        if "seeding the encoder" not in self._problems:
+            self._seed = PendingSeed(value, before, SEED_MATCH)
         self._last_position = value
         if self._sim is not None:
             self._sim.seed(value)
@@ -398,6 +411,10 @@ class SparkMotor(SwerveMotor):
         if value - value == 0.0:  # finite (NaN and infinities give NaN): the usual case
             if self._problems:
                 self._problems.pop("position", None)
+            if self._seed is not None:
+                if not self._seed.shown_by(value):
+                    return self._last_position  # the seed, until a frame shows it
+                self._seed = None
             self._last_position = value
             return value  # type: ignore[no-any-return]
         note_reading(self._problems, "position", value)
