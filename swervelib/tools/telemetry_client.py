@@ -17,9 +17,9 @@ Two implementations:
 * :class:`NetworkTablesTelemetry` — a NetworkTables 4 *client* (its own
   ``NetworkTableInstance.create()``, never the process's default instance), connecting to a host
   name or address, a team number (``"1234"`` → ``setServerTeam(1234)``) or ``"localhost"``
-  (``robotpy sim``), with an optional port. Subscribers are created once, in the constructor. If
-  no robot answers within ``timeout_s`` it raises :class:`TelemetryConnectionError` with a message
-  saying what to check.
+  (``robotpy sim``), with an optional port. Subscribers are created once, in the constructor. A
+  client not connected after :data:`RESTART_CLIENT_S` is started again; if no robot answers within
+  ``timeout_s`` it raises :class:`TelemetryConnectionError` with a message saying what to check.
 * :class:`MemoryTelemetry` — values held in a dictionary, for tests and dry runs.
 
 Validation: every value read is checked before anything can use it — it must be published, be a
@@ -59,6 +59,10 @@ MODULE_SIGNALS: Final = (RAW_ABSOLUTE, RAW_ANGLE, RAW_DRIVE)
 DEFAULT_PORT4: Final = 5810
 MAX_MODULE_NAMES: Final = 16  # WPILib kinematics take 2, 3, 4 or 6 modules
 MAX_MODULE_NAME_CHARS: Final = 100  # as in a configuration's "modules" list
+# A NetworkTables client that has not connected after this long is started again: an ntcore client
+# now and then never connects to a server that serves others (PhotonVision restarts its client for
+# the same reason), and a new start connects at once.
+RESTART_CLIENT_S: Final = 3.0
 
 # name -> (lowest, highest, unit): a reading outside is not believed.
 PLAUSIBLE: Final[Mapping[str, tuple[float, float, str]]] = {
@@ -330,23 +334,25 @@ class NetworkTablesTelemetry:
         self._instance: Any = ntcore.NetworkTableInstance.create()
         inst = self._instance
         try:
-            inst.startClient4(identity)
-            if _TEAM.match(self.server):
-                inst.setServerTeam(int(self.server), port or 0)
-            else:
-                inst.setServer(self.server, port or 0)
+            self._start_client(identity)
             deadline = time.monotonic() + timeout_s
+            restart_at = time.monotonic() + RESTART_CLIENT_S
             options = ntcore.PubSubOptions(periodic=periodic_s)
             self._names_sub: Any = inst.getStringArrayTopic(f"{ROOT}/moduleNames").subscribe(
                 [], options
             )
             while not inst.isConnected():
-                if time.monotonic() >= deadline:
+                now = time.monotonic()
+                if now >= deadline:
                     raise TelemetryConnectionError(
                         f"no robot answered at {self.where} within {timeout_s:g} s: is the robot "
                         "on (or `robotpy sim` running), and is this the right address or team "
                         "number?"
                     )
+                if now >= restart_at:  # stuck: start the client again (subscriptions stay)
+                    inst.stopClient()
+                    self._start_client(identity)
+                    restart_at = now + RESTART_CLIENT_S
                 time.sleep(0.01)
             if modules is None:
                 while not self._names_sub.exists() or not self._names_sub.get():
@@ -378,6 +384,14 @@ class NetworkTablesTelemetry:
         except BaseException:
             self.close()
             raise
+
+    def _start_client(self, identity: str) -> None:
+        inst = self._instance
+        inst.startClient4(identity)
+        if _TEAM.match(self.server):
+            inst.setServerTeam(int(self.server), self.port or 0)
+        else:
+            inst.setServer(self.server, self.port or 0)
 
     def _checked_names(self, value: object) -> tuple[str, ...]:
         problem = module_names_problem(value)

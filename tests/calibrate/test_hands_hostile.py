@@ -44,6 +44,7 @@ from swervelib.sim.hands import (
 )
 from swervelib.sim.swerve_sim import MAX_HAND_ROLL_M, MAX_HAND_TURN_DEG
 from swervelib.text import printable
+from swervelib.tools import telemetry_client
 from swervelib.tools.telemetry_client import (
     MODULE_SIGNALS,
     RAW_ABSOLUTE,
@@ -614,6 +615,50 @@ def test_telemetry_client_refuses_hostile_module_names_when_it_reads_them(
         NetworkTablesTelemetry("127.0.0.1", port=server[1], timeout_s=TIMEOUT_S)
     assert "entry 0 is 101 characters long" in str(raised.value)
     assert_printable(str(raised.value), 400)
+
+
+class StuckFirstClient:
+    """A NetworkTables instance whose first client never connects, as an ntcore client now and
+    then does to a server that serves others; a client started again connects."""
+
+    def __init__(self, real: Any) -> None:
+        self.real = real
+        self.starts = 0
+
+    def startClient4(self, identity: str) -> None:
+        self.starts += 1
+        self.real.startClient4(identity)
+
+    def isConnected(self) -> bool:
+        return self.starts > 1 and bool(self.real.isConnected())
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.real, name)
+
+
+def test_a_client_that_does_not_connect_is_started_again(
+    server: tuple[Any, int],
+    publish: Callable[..., RobotTelemetry],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    publish(list(CONFIG_NAMES))
+    made: list[StuckFirstClient] = []
+    create, destroy = ntcore.NetworkTableInstance.create, ntcore.NetworkTableInstance.destroy
+
+    def stuck() -> StuckFirstClient:
+        made.append(StuckFirstClient(create()))
+        return made[-1]
+
+    def destroy_real(instance: Any) -> None:
+        destroy(instance.real if isinstance(instance, StuckFirstClient) else instance)
+
+    monkeypatch.setattr(ntcore.NetworkTableInstance, "create", staticmethod(stuck))
+    monkeypatch.setattr(ntcore.NetworkTableInstance, "destroy", staticmethod(destroy_real))
+    monkeypatch.setattr(telemetry_client, "RESTART_CLIENT_S", 0.2)
+    with NetworkTablesTelemetry("127.0.0.1", port=server[1], timeout_s=TIMEOUT_S) as client:
+        assert client.modules == CONFIG_NAMES
+        assert client.read().problem(Signal(None, RAW_IMU_YAW)) is None
+    assert [instance.starts for instance in made] == [2]
 
 
 # -- closing a client leaves the process's later NetworkTables instances alone --------------------
