@@ -1,18 +1,20 @@
 """Cost of one swervelib robot loop against the floor: the same device I/O written by hand.
 
-One process, simulation, no physics stepped (every device reads at rest, which costs the same as
-reading a moving one). For each configuration it builds two library drives from the deploy
-directory, one at the default telemetry verbosity (HIGH) and one at ``NONE``, both with
-``simulate=False`` so the library's own physics model is not timed, and a *floor*: a minimal
-hand-written loop that makes the same device reads and writes the simplest correct way on the
-library drive's own vendor objects (REVLib allows one Spark object per CAN id per process) and
-calls WPILib kinematics, desaturation and pose estimation directly. It refreshes phoenix6 signals
-with phoenix6's own ``BaseStatusSignal.refresh_all``. Where there are phoenix6 signals, a second
-floor, *floor, batched*, refreshes them through swervelib's ``SignalBatch`` instead, so the table
-also shows the library's own overhead apart from what its batch saves.
+One process, simulation, no physics stepped (every device reads at rest: the device calls cost what
+a moving robot's do; no module ever reaches its setpoint, so the library's runaway and stall
+observation looks at every module every loop, its most). For each configuration it builds one
+library drive per telemetry level (``HIGH``, the default, to ``NONE``) from the deploy directory,
+each on devices of its own and with ``simulate=False`` so the library's own physics model is not
+timed, and a *floor*: a minimal hand-written loop that makes the same device reads and writes the
+simplest correct way on the ``HIGH`` drive's own vendor objects (REVLib allows one Spark object per
+CAN id per process) and calls WPILib kinematics, desaturation and pose estimation directly. It
+refreshes phoenix6 signals with phoenix6's own ``BaseStatusSignal.refresh_all``. Where there are
+phoenix6 signals, a second floor, *floor, batched*, refreshes them through swervelib's
+``SignalBatch`` instead, so the table also shows the library's own overhead apart from what its
+batch saves.
 
 One loop is ``periodic()`` plus one field-relative ``drive()`` with speeds that change every loop.
-A configuration's loops (library HIGH and NONE, the floors) are interleaved, the order rotating
+A configuration's loops (the library at every level, the floors) are interleaved, the order rotating
 every round, so machine noise hits them alike; the configurations are timed one after the other.
 Printed: median and p10/p90 per loop, the library/floor ratios, and the share of a 20 ms robot loop
 on a roboRIO at an assumed slowdown. Then the tracemalloc (and RSS) growth over 100 000 library
