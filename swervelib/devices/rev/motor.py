@@ -334,17 +334,19 @@ class SparkMotor(SwerveMotor):
 
     # --- commands ------------------------------------------------------------------------------
 
-    def _command(self, what: str, function: Callable[..., Any], *args: Any) -> None:
+    def _command(self, what: str, function: Callable[..., Any], *args: Any) -> bool:
+        """Call ``function``; a failure is recorded under ``what``. Whether it succeeded."""
         try:
             result = function(*args)
         except Exception as error:  # a dead device must not take the robot program down
             self._problems[what] = f"{what} failed ({error})"
-            return
+            return False
         if result == _OK:
             if self._problems:
                 self._problems.pop(what, None)
-        else:
-            self._problems[what] = f"{what} failed ({_error_name(result)})"
+            return True
+        self._problems[what] = f"{what} failed ({_error_name(result)})"
+        return False
 
     def set_voltage(self, volts: float) -> None:
         # kVoltage rather than setVoltage(): setVoltage divides by the battery voltage and then
@@ -392,8 +394,7 @@ class SparkMotor(SwerveMotor):
             before = self._read_position()
         except Exception:  # unknown: the first reading after the seed ends the wait
             before = math.nan
-        self._command("seeding the encoder", lambda: self._encoder.setPosition(value))
-        if "seeding the encoder" not in self._problems:
+        if self._command("seeding the encoder", lambda: self._encoder.setPosition(value)):
             self._seed = PendingSeed(value, before, SEED_MATCH)
         self._last_position = value
         if self._sim is not None:
