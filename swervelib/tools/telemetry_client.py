@@ -60,9 +60,8 @@ DEFAULT_PORT4: Final = 5810
 MAX_MODULE_NAMES: Final = 16  # WPILib kinematics take 2, 3, 4 or 6 modules
 MAX_MODULE_NAME_CHARS: Final = 100  # as in a configuration's "modules" list
 # A NetworkTables client that has not connected after this long is started again. ntcore clients
-# are known to stay unconnected at times (PhotonVision restarts its client for that), and once a
-# test here waited its whole time-out on a local server that was listening; a local connection
-# normally takes about 0.1 s.
+# are known to stay unconnected at times (PhotonVision restarts its client for that); a local
+# connection normally takes about 0.1 s.
 RESTART_CLIENT_S: Final = 3.0
 
 # name -> (lowest, highest, unit): a reading outside is not believed.

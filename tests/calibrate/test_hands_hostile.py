@@ -56,19 +56,13 @@ from swervelib.tools.telemetry_client import (
 )
 from tests.conftest import DEPLOY
 from tests.drive.harness import Harness, polygon_config, simulated
+from tests.ports import server_ports
 
 TIMEOUT_S = 10.0  # a failure guard only: every wait ends as soon as its condition holds
 CORNERS = ("module0", "module1", "module2", "module3")
 CONFIG_NAMES = ("frontleft", "frontright", "backleft", "backright")  # vortex_throughbore_navx
 # what may never reach a terminal: escape, bell, bidi override, a lone surrogate
 UNSAFE = ("\x1b", "\x07", "\u202e", "\ud800", "\r")
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def wait_for(
@@ -101,8 +95,8 @@ def server(tmp_path: Path) -> Iterator[tuple[Any, int]]:
     closed before it is destroyed (a handle closed afterwards would close a newer instance's).
     """
     instance = ntcore.NetworkTableInstance.create()
-    port = free_port()
-    instance.startServer(str(tmp_path / "networktables.json"), "127.0.0.1", free_port(), port)
+    nt3_port, port = server_ports()
+    instance.startServer(str(tmp_path / "networktables.json"), "127.0.0.1", nt3_port, port)
     deadline = time.monotonic() + TIMEOUT_S
     while True:  # listening? (a client started earlier would retry only after a second)
         try:

@@ -19,7 +19,6 @@ import json
 import math
 import os
 import shutil
-import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -43,17 +42,11 @@ from swervelib.tools.telemetry_client import (
 from tests.calibrate import assert_config_describes
 from tests.conftest import DEPLOY, REPO
 from tests.drive.harness import Harness, simulated
+from tests.ports import free_ports, server_ports
 from tests.waits import until
 
 NAMES = ("frontleft", "frontright", "backleft", "backright")
 ZEROS = {"frontleft": 33.3, "frontright": 200.0, "backleft": 95.5, "backright": 310.25}
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
 
 
 def miswire(truth: HardwareTruth) -> HardwareTruth:
@@ -70,8 +63,8 @@ def miswire(truth: HardwareTruth) -> HardwareTruth:
 def nt_server() -> Iterator[int]:
     """This process's default NetworkTables instance as a server on a free localhost port."""
     server = ntcore.NetworkTableInstance.getDefault()
-    port = free_port()
-    server.startServer("networktables.json", "127.0.0.1", free_port(), port)
+    nt3_port, port = server_ports()
+    server.startServer("networktables.json", "127.0.0.1", nt3_port, port)
     yield port
     server.stopServer()
 
@@ -256,7 +249,7 @@ def test_guided_session_fixes_a_miswired_robot(nt_server: int, tmp_path: Path) -
 
 
 def test_no_robot_is_a_clear_error() -> None:
-    port = free_port()  # nothing listens there
+    (port,) = free_ports(1)  # nothing listens there
     with pytest.raises(TelemetryConnectionError, match=r"no robot answered at localhost:\d+"):
         NetworkTablesTelemetry("localhost", port=port, timeout_s=0.5)
 
