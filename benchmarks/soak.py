@@ -1,8 +1,8 @@
 """Run-time soak (issue 12): each reference configuration driven like a robot for minutes on end.
 
 For every configuration in ``deploy/`` a fresh process (REVLib allows one Spark object per CAN id
-per process, and two configurations share ids) builds the drive with a ``SwerveSim`` attached and
-runs robot loops **paced at 50 Hz on the wall clock** (it sleeps to the next 20 ms tick, so CTRE's
+per process, and two configurations share ids) builds the drive with a ``SwerveSim`` attached
+(ideal wheels, not following pose resets) and runs robot loops **paced at 50 Hz on the wall clock** (it sleeps to the next 20 ms tick, so CTRE's
 wall-clock signals behave as on a robot) while simulated time advances 20 ms per loop
 (``pauseTiming()`` once, ``stepTiming(0.02)`` per loop, DriverStationSim enabled, teleop). A loop:
 
@@ -816,8 +816,8 @@ def run_configuration(name: str, minutes: float, seed: int, traced: bool) -> dic
     # * a reset_pose() declares where the robot is (FieldFrame maps the truth to it), so the
     #   simulated robot is not put there as well;
     # * ideal wheels: the heading checks judge how the library carries the heading through unusable
-    #   IMU readings, not tyre slip that no wheel odometry can see (a robot spinning at 14 rad/s
-    #   that skids to a stop in lock() during a 37-loop IMU outage: 12° with tyres, seed 1126).
+    #   IMU readings, not tyre slip that no wheel odometry can see (a spinning robot that skids
+    #   to a stop in lock() during a 37-loop IMU outage: 12° with tyres, seed 1126).
     sim = SwerveSim(
         drive,
         initial_pose=start_pose,

@@ -1,10 +1,10 @@
 """Free localhost ports for a NetworkTables server started by a test.
 
-An ntcore server listens on two ports, NetworkTables 3 and 4. Asking the system for a free port twice
-in a row (bind to port 0, read the port, close) can answer the same port twice: the first socket is
-closed before the second is bound. A server given one port for both protocols listens with only
-one of them there, and a client of the other protocol never connects. :func:`free_ports` keeps every
-socket bound until all are chosen, so the ports differ.
+An ntcore server listens on two ports, NetworkTables 3 and 4. Asking the system for a free port
+twice in a row (bind to port 0, read the port, close) can answer the same port twice: the first
+socket is closed before the second is bound. A server given one port for both protocols listens
+with only one of them there, and a client of the other protocol never connects.
+:func:`free_ports` keeps every socket bound until all are chosen, so the ports differ.
 """
 
 from __future__ import annotations

@@ -2,8 +2,8 @@
 
 Asked one at a time, the system may hand out a port it just handed out (here once in about 17 000
 pairs), and a server given the same port for NT3 and NT4 listens there with one protocol only: an
-NT4 client waits for ever on a port that accepts connections. That is what made a calibration test
-wait out its whole time-out once.
+NT4 client waits for ever on a port that accepts connections. A calibration test once waited out
+its whole time-out on a listening server in just that way.
 """
 
 from __future__ import annotations
