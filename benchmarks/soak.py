@@ -2,8 +2,9 @@
 
 For every configuration in ``deploy/`` a fresh process (REVLib allows one Spark object per CAN id
 per process, and two configurations share ids) builds the drive with a ``SwerveSim`` attached
-(ideal wheels, not following pose resets) and runs robot loops **paced at 50 Hz on the wall clock** (it sleeps to the next 20 ms tick, so CTRE's
-wall-clock signals behave as on a robot) while simulated time advances 20 ms per loop
+(ideal wheels, not following pose resets) and runs robot loops **paced at 50 Hz on the wall
+clock** (it sleeps to the next 20 ms tick, so CTRE's wall-clock signals behave as on a robot)
+while simulated time advances 20 ms per loop
 (``pauseTiming()`` once, ``stepTiming(0.02)`` per loop, DriverStationSim enabled, teleop). A loop:
 
 1. the benchmark decides, outside the timed window, this loop's device faults (sim hooks), IMU read

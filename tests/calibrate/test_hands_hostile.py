@@ -612,8 +612,8 @@ def test_telemetry_client_refuses_hostile_module_names_when_it_reads_them(
 
 
 class StuckFirstClient:
-    """A NetworkTables instance whose first client never connects, as an ntcore client now and
-    then does to a server that serves others; a client started again connects."""
+    """A NetworkTables instance whose first client never connects (a client that stays
+    unconnected); a client started again connects."""
 
     def __init__(self, real: Any) -> None:
         self.real = real
