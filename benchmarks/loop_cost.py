@@ -11,7 +11,9 @@ CAN id per process) and calls WPILib kinematics, desaturation and pose estimatio
 refreshes phoenix6 signals with phoenix6's own ``BaseStatusSignal.refresh_all``. Where there are
 phoenix6 signals, a second floor, *floor, batched*, refreshes them through swervelib's
 ``SignalBatch`` instead, so the table also shows the library's own overhead apart from what its
-batch saves.
+batch saves. A third, *floor, telemetry*, also publishes by hand the values the library publishes
+at ``HIGH``, as often, so the table shows what those values cost a hand-written loop and what the
+library's ``HIGH`` costs beyond that (``/tele``).
 
 One loop is ``periodic()`` plus one field-relative ``drive()`` with speeds that change every loop.
 A configuration's loops (the library at every level, the floors) are interleaved, the order rotating
@@ -28,6 +30,7 @@ Usage::
     python benchmarks/loop_cost.py --rev-config vortex_throughbore_navx   # all-REV + navX
     python benchmarks/loop_cost.py --phoenix5  # also Talon SRX + Pigeon IMU, in its own process
     python benchmarks/loop_cost.py --pair NONE # one level against the floor, side by side
+    python benchmarks/loop_cost.py --mode all  # also each loop alone, back to back
 
 The REV configurations share CAN ids, so only one of them can be measured per process.
 """
@@ -64,6 +67,7 @@ if str(REPO) not in sys.path:
 os.chdir(tempfile.mkdtemp(prefix="swervelib-bench-"))
 
 import navx  # noqa: E402,F401 - vendor libraries are loaded before anything is timed
+import ntcore  # noqa: E402
 import phoenix5  # noqa: E402
 import rev  # noqa: E402
 import wpilib  # noqa: E402
@@ -190,6 +194,7 @@ class Floor:
         states = self.kinematics.desaturateWheelSpeeds(
             self.kinematics.toSwerveModuleStates(speeds), self.max_speed
         )
+        self.speeds, self.states = speeds, states  # for TelemetryFloor
         for i in range(4):
             state: SwerveModuleState = states[i]
             angle = angles[i]
@@ -380,6 +385,98 @@ FLOORS: dict[str, type[Floor]] = {
 }
 
 
+TELEMETRY = "floor, telemetry"  # the floor publishing, by hand, what the library does at HIGH
+_MODULE_VALUES = (
+    "Raw Absolute Encoder",
+    "Adjusted Absolute Encoder",
+    "Raw Angle Encoder",
+    "Raw Drive Encoder",
+    "Raw Drive Velocity",
+    "Speed Setpoint",
+    "Angle Setpoint",
+)
+
+
+class TelemetryFloor:
+    """A floor that also publishes, written by hand, the values the library publishes at ``HIGH``,
+    as often: every loop the pose (struct and Field2d), the measured and commanded module states
+    and chassis speeds; in turn, one group per loop, the rotation and the two IMU yaws or one
+    module's seven numbers. Typed struct publishers take the WPILib objects the floor already
+    has (the simplest correct way); topics of their own, under ``/SmartDashboard/floor``.
+
+    Not a target of issue 18 (the targets are against the plain floor); it shows what the
+    library's ``HIGH`` costs beyond publishing the same values."""
+
+    def __init__(self, floor: Floor) -> None:
+        self.floor = floor
+        nt = ntcore.NetworkTableInstance.getDefault()
+        base = "/SmartDashboard/floor"
+        scope = f"{base}/advantagescope"
+        self.pose = nt.getStructTopic(f"{scope}/pose", Pose2d).publish()
+        self.rotation = nt.getStructTopic(f"{scope}/robotRotation", Rotation2d).publish()
+
+        def states(name: str) -> ntcore.StructArrayPublisher:
+            return nt.getStructArrayTopic(f"{scope}/{name}", SwerveModuleState).publish()
+
+        def speeds(name: str) -> ntcore.StructPublisher:
+            return nt.getStructTopic(f"{scope}/{name}", ChassisSpeeds).publish()
+
+        self.current_states = states("currentStates")
+        self.desired_states = states("desiredStates")
+        self.measured_speeds = speeds("measuredChassisSpeeds")
+        self.desired_speeds = speeds("desiredChassisSpeeds")
+        self.field = wpilib.Field2d()
+        wpilib.SmartDashboard.putData("Floor Field", self.field)
+        self.raw_yaw = nt.getDoubleTopic(f"{base}/Raw IMU Yaw").publish()
+        self.adjusted_yaw = nt.getDoubleTopic(f"{base}/Adjusted IMU Yaw").publish()
+        self.module_values = [
+            [nt.getDoubleTopic(f"{base}/modules/{i}/{name}").publish() for name in _MODULE_VALUES]
+            for i in range(4)
+        ]
+        self.read_issues = [
+            nt.getBooleanTopic(f"{base}/modules/{i}/Absolute Encoder Read Issue").publish()
+            for i in range(4)
+        ]
+        for issue in self.read_issues:
+            issue.set(False)  # set once: the floor never loses an encoder
+        self.group = 0
+
+    def loop(self, vx: float, vy: float, omega: float) -> None:
+        f = self.floor
+        f.loop(vx, vy, omega)
+        pose = f.pose
+        self.pose.set(pose)
+        self.field.setRobotPose(pose)
+        angles, mps = f.angles, f.drive_mps
+        current = (
+            SwerveModuleState(mps[0], angles[0]),
+            SwerveModuleState(mps[1], angles[1]),
+            SwerveModuleState(mps[2], angles[2]),
+            SwerveModuleState(mps[3], angles[3]),
+        )
+        self.current_states.set(list(current))
+        self.desired_states.set(list(f.states))
+        self.measured_speeds.set(f.kinematics.toChassisSpeeds(current))
+        self.desired_speeds.set(f.speeds)
+        group = self.group
+        self.group = group + 1 if group < 4 else 0
+        if group == 0:
+            rotation = pose.rotation()
+            self.rotation.set(rotation)
+            self.raw_yaw.set(f.yaw_deg)
+            self.adjusted_yaw.set(rotation.degrees())
+            return
+        i = group - 1
+        values = self.module_values[i]
+        values[0].set(f.absolute_deg[i])
+        values[1].set(angles[i].degrees())
+        values[2].set(f.steer_deg[i])
+        values[3].set(f.drive_m[i])
+        values[4].set(mps[i])
+        values[5].set(f.states[i].speed)
+        values[6].set(f.targets_deg[i])
+
+
 # -- what is timed ---------------------------------------------------------------------------------
 def speed_sequence(count: int) -> list[tuple[float, float, float]]:
     """Field-relative commands that change every loop (m/s, m/s, rad/s), some near zero."""
@@ -423,22 +520,25 @@ class Setup:
     drives: dict[TelemetryVerbosity, SwerveDrive]  # one library drive per telemetry level
     floor: Floor
     batched_floor: Floor | None  # the floor on swervelib's phoenix6 batch (phoenix6 configs)
+    telemetry_floor: TelemetryFloor  # the floor publishing what the library does at HIGH
 
     @property
     def high(self) -> SwerveDrive:
         return self.drives[TelemetryVerbosity.HIGH]
 
     def cases(self, pair: TelemetryVerbosity | None = None) -> list[Case]:
-        """Every level, the floor and the batched floor; with ``pair``, that level and the floor
-        alone."""
+        """Every level, the floor, the batched floor and the floor with telemetry; with
+        ``pair``, that level and the floor alone."""
         cases = [
             Case(self.config, f"library {level.name}", library_loop(drive), array("q"))
             for level, drive in self.drives.items()
             if pair is None or level is pair
         ]
         cases.append(Case(self.config, "floor", self.floor.loop, array("q")))
-        if self.batched_floor is not None and pair is None:
-            cases.append(Case(self.config, BATCHED, self.batched_floor.loop, array("q")))
+        if pair is None:
+            if self.batched_floor is not None:
+                cases.append(Case(self.config, BATCHED, self.batched_floor.loop, array("q")))
+            cases.append(Case(self.config, TELEMETRY, self.telemetry_floor.loop, array("q")))
         return cases
 
 
@@ -491,26 +591,60 @@ def build(config: str) -> Setup:
     high = drives[TelemetryVerbosity.HIGH]
     floor = FLOORS[config](high)
     batched = FLOORS[config](high, batched=True) if floor.signals else None
-    return Setup(config, drives, floor, batched)
+    return Setup(config, drives, floor, batched, TelemetryFloor(FLOORS[config](high)))
 
 
 def check_floor(setup: Setup) -> None:
-    """The floor must read what the library reads: same module angles, distances and yaw."""
-    drive, floor = setup.high, setup.floor
-    for module, angle, distance in zip(drive.modules, floor.angles, floor.drive_m, strict=True):
-        difference = (module.angle_deg - angle.degrees() + 180.0) % 360.0 - 180.0
-        assert abs(difference) < 1e-6, f"{setup.config} {module.name}: angle {difference}"
-        assert abs(module.raw_drive_m - distance) < 1e-9, f"{setup.config} {module.name}"
-    assert abs(drive.get_raw_yaw().degrees() - floor.yaw_deg) < 1e-6, f"{setup.config}: yaw"
+    """The floors must read what the library reads: same module angles, distances and yaw."""
+    drive = setup.high
+    for floor in (setup.floor, setup.telemetry_floor.floor):
+        for module, angle, distance in zip(drive.modules, floor.angles, floor.drive_m, strict=True):
+            difference = (module.angle_deg - angle.degrees() + 180.0) % 360.0 - 180.0
+            assert abs(difference) < 1e-6, f"{setup.config} {module.name}: angle {difference}"
+            assert abs(module.raw_drive_m - distance) < 1e-9, f"{setup.config} {module.name}"
+        assert abs(drive.get_raw_yaw().degrees() - floor.yaw_deg) < 1e-6, f"{setup.config}: yaw"
+
+
+def health_problems(setup: Setup) -> list[str]:
+    """What keeps a library drive off its usual path: a module on its relative encoder, an IMU
+    not trusted (a drive in a fault state runs other code than a healthy robot)."""
+    problems = []
+    for level, drive in setup.drives.items():
+        fallen = [m.name for m in drive.modules if m.absolute_read_issue]
+        if fallen:
+            problems.append(f"{setup.config} {level.name}: on relative encoders: {fallen}")
+        if not drive.yaw.imu_ok:
+            problems.append(f"{setup.config} {level.name}: IMU not trusted")
+    return problems
 
 
 def check_healthy(setup: Setup) -> None:
-    """Every library drive must be timed on its usual path: no module on its relative encoder, the
-    IMU trusted (a drive in a fault state runs other code than a healthy robot)."""
-    for level, drive in setup.drives.items():
-        fallen = [m.name for m in drive.modules if m.absolute_read_issue]
-        assert not fallen, f"{setup.config} {level.name}: on relative encoders: {fallen}"
-        assert drive.yaw.imu_ok, f"{setup.config} {level.name}: IMU not trusted"
+    """Every library drive must be timed on its usual path."""
+    problems = health_problems(setup)
+    assert not problems, "; ".join(problems)
+
+
+# A simulated device can take a while to answer after it was built (a phoenix5 Pigeon IMU reports
+# itself initialising first, on the wall clock): the warm-up waits for every drive to be healthy,
+# giving up after this long.
+READY_TIMEOUT_S = 30.0
+
+
+def warm_up(setup: Setup, cases: Sequence[Case], speeds: Sequence[tuple[float, ...]]) -> None:
+    """Run the loops (untimed) until every drive is healthy, at least 500 rounds, at 50 Hz once
+    past those."""
+    run_interleaved(cases, 500, speeds)
+    problems = health_problems(setup)
+    start = time.monotonic()
+    while problems and time.monotonic() - start < READY_TIMEOUT_S:
+        time.sleep(LOOP_S)
+        run_interleaved(cases, 1, speeds)
+        problems = health_problems(setup)
+    if time.monotonic() - start > LOOP_S:
+        print(
+            f"{setup.config}: waited {time.monotonic() - start:.2f} s for every drive to be healthy"
+        )
+    check_healthy(setup)
 
 
 def run_paced(cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]) -> None:
@@ -537,6 +671,27 @@ def run_paced(cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, 
             t0 = clock()
             loop(vx, vy, omega)
             times[i].append(clock() - t0)
+
+
+ALONE_BLOCKS = 10
+
+
+def run_alone(cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]) -> None:
+    """Each case by itself, as in a tight loop of one drive: ``rounds`` loops of each, in
+    :data:`ALONE_BLOCKS` blocks of one case's loops back to back, the cases taking turns block by
+    block (the order rotating), so machine noise hits them alike."""
+    clock = time.perf_counter_ns
+    n = len(cases)
+    per_block = max(1, rounds // ALONE_BLOCKS)
+    for block in range(ALONE_BLOCKS):
+        for j in range(n):
+            case = cases[(block + j) % n]
+            loop, times = case.loop, case.times_ns
+            for k in range(block * per_block, (block + 1) * per_block):
+                vx, vy, omega = speeds[k % len(speeds)]
+                t0 = clock()
+                loop(vx, vy, omega)
+                times.append(clock() - t0)
 
 
 def run_interleaved(
@@ -598,36 +753,42 @@ TARGETS = {"library HIGH": 1.3, "library NONE": 1.1}  # library/floor, hot and p
 
 
 def print_table(
-    hot: Sequence[Case], paced: Sequence[Case], hot_rounds: int, paced_rounds: int
+    timed: Sequence[tuple[str, Sequence[Case]]], rounds: int, paced_rounds: int
 ) -> None:
-    """Hot (back to back) and paced (50 Hz) medians side by side, with their library/floor
-    ratios; the roboRIO share is of the paced median."""
+    """Each mode's medians side by side (hot, alone, paced: those timed), with their
+    library/floor ratios; the roboRIO share is of the last mode's median."""
     modes = [
         (name, {(c.config, c.label): Stats.of(c.times_ns) for c in cases})
-        for name, cases in (("hot", hot), ("paced", paced))
+        for name, cases in timed
         if cases
     ]
+    described = {
+        "hot": f"{rounds} rounds, each case once per round, back to back, the order rotating",
+        "alone": f"{rounds} loops of each case, in {ALONE_BLOCKS} blocks of one case's loops",
+        "paced": f"{paced_rounds} rounds at 50 Hz, a sleep before every loop (each case once per "
+        "20 ms, the order rotating)",
+    }
     print("\nOne loop = periodic() + drive(field_relative=True).")
-    print(f"hot: {hot_rounds} rounds back to back; paced: {paced_rounds} rounds at 50 Hz, a sleep")
-    print("before every loop (each case once per 20 ms, the order rotating).")
+    for name, _ in modes:
+        print(f"{name}: {described[name]}")
     print(
         f"roboRIO share assumes a {ROBORIO_SLOWDOWN:.0f}x slowdown of the last median "
         f"(of a {LOOP_S * 1000:.0f} ms loop).\n"
     )
-    header = f"{'configuration':<26}{'loop':<16}"
+    header = f"{'configuration':<26}{'loop':<18}"
     for name, _ in modes:
-        header += f"{name + ' µs':>10}{'p10':>7}{'p90':>7}{'/floor':>8}{'/batched':>9}"
+        header += f"{name + ' µs':>10}{'p10':>7}{'p90':>7}{'/floor':>8}{'/batched':>9}{'/tele':>7}"
     header += f"{'roboRIO':>9}{'target':>8}"
     print(header)
     print("-" * len(header))
-    configs = dict.fromkeys(c.config for c in (hot or paced))
-    labels = [f"library {level.name}" for level in LEVELS] + ["floor", BATCHED]
+    configs = dict.fromkeys(c.config for _, cases in timed for c in cases)
+    labels = [f"library {level.name}" for level in LEVELS] + ["floor", BATCHED, TELEMETRY]
     for config in configs:
         for label in labels:
             if (config, label) not in modes[0][1]:
                 continue
             library = label.startswith("library")
-            line = f"{config:<26}{label:<16}"
+            line = f"{config:<26}{label:<18}"
             verdicts = []
             last = 0.0
             for _, stats in modes:
@@ -642,6 +803,13 @@ def print_table(
                     if library and batched
                     else f"{'':>9}"
                 )
+                # the same telemetry: only HIGH publishes what the telemetry floor does
+                telemetry = stats.get((config, TELEMETRY))
+                line += (
+                    f"{s.median_us / telemetry.median_us:>7.2f}"
+                    if label == "library HIGH" and telemetry
+                    else f"{'':>7}"
+                )
                 target = TARGETS.get(label)
                 if target is not None:
                     verdicts.append(ratio <= target)
@@ -652,8 +820,11 @@ def print_table(
             print(line)
     print("\n/floor = library median over the floor's; /batched = over the floor refreshing its")
     print("phoenix6 signals through swervelib's SignalBatch instead of phoenix6's refresh_all (the")
-    print("library's own overhead, without what its batch saves).")
-    print("Targets (issue 18): library/floor <= 1.3 at HIGH and <= 1.1 at NONE, hot and paced.")
+    print("library's own overhead, without what its batch saves). /tele = library HIGH over the")
+    print("floor that also publishes the same values by hand (floor, telemetry).")
+    print(
+        "Targets (issue 18): library/floor <= 1.3 at HIGH and <= 1.1 at NONE, in every mode timed."
+    )
 
 
 def rss_kib() -> int:
@@ -745,6 +916,15 @@ def profile(
 
 
 # -- main ------------------------------------------------------------------------------------------
+MODES = {
+    "both": ("hot", "paced"),
+    "all": ("hot", "alone", "paced"),
+    "hot": ("hot",),
+    "alone": ("alone",),
+    "paced": ("paced",),
+}
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer loops (smoke test)")
@@ -773,8 +953,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--mode",
         default="both",
-        choices=("both", "hot", "paced"),
-        help="hot: loops back to back; paced: at 50 Hz with a sleep before each (default both)",
+        choices=sorted(MODES),
+        help="hot: the cases' loops back to back, taking turns; alone: each case's loops back to "
+        "back by themselves (a tight loop of one drive); paced: at 50 Hz with a sleep before each; "
+        "both: hot and paced (the default); all: the three",
     )
     parser.add_argument(
         "--paced-rounds", type=int, help="paced rounds, 20 ms each (default 1500: 30 s)"
@@ -811,25 +993,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     # interleaved with each other; the configurations are timed one after the other (all devices
     # of both stay alive throughout). Interleaving the two configurations' loops as well would time
     # each loop with caches cold from the other drive's, which no robot does: it runs one drive.
+    modes = MODES[args.mode]
     hot: list[Case] = []
+    alone: list[Case] = []
     paced: list[Case] = []
     for setup in setups:
         setup_cases = setup.cases(pair)
-        run_interleaved(setup_cases, 500, speeds)  # warm-up, discarded
-        check_healthy(setup)
-        if args.mode in ("both", "hot"):
+        warm_up(setup, setup_cases, speeds)  # discarded
+        if "hot" in modes:
             for case in setup_cases:
                 del case.times_ns[:]
             run_interleaved(setup_cases, rounds, speeds)
             hot += setup_cases
-        if args.mode in ("both", "paced"):
+        if "alone" in modes:
+            alone_cases = setup.cases(pair)
+            run_alone(alone_cases, rounds, speeds)
+            alone += alone_cases
+        if "paced" in modes:
             paced_cases = setup.cases(pair)
             run_paced(paced_cases, paced_rounds, speeds)
             paced += paced_cases
     for setup in setups:
         check_floor(setup)
         check_healthy(setup)
-    print_table(hot, paced, rounds, paced_rounds)
+    print_table([("hot", hot), ("alone", alone), ("paced", paced)], rounds, paced_rounds)
     print_signal_counts(setups)
     for setup in setups:
         if setup.floor.bad_refreshes:
