@@ -640,10 +640,9 @@ def warm_up(setup: Setup, cases: Sequence[Case], speeds: Sequence[tuple[float, .
         time.sleep(LOOP_S)
         run_interleaved(cases, 1, speeds)
         problems = health_problems(setup)
-    if time.monotonic() - start > LOOP_S:
-        print(
-            f"{setup.config}: waited {time.monotonic() - start:.2f} s for every drive to be healthy"
-        )
+    waited = time.monotonic() - start
+    if waited > LOOP_S:
+        print(f"{setup.config}: waited {waited:.2f} s for every drive to be healthy")
     check_healthy(setup)
 
 
