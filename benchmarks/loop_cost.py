@@ -53,7 +53,7 @@ import tempfile
 import time
 import tracemalloc
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -606,15 +606,20 @@ def check_floor(setup: Setup) -> None:
 
 
 def health_problems(setup: Setup) -> list[str]:
+    """What keeps a library drive off its usual path (:func:`drive_problems`), every level's."""
+    return drive_problems(setup.config, {level.name: d for level, d in setup.drives.items()})
+
+
+def drive_problems(config: str, drives: Mapping[str, SwerveDrive]) -> list[str]:
     """What keeps a library drive off its usual path: a module on its relative encoder, an IMU
     not trusted (a drive in a fault state runs other code than a healthy robot)."""
     problems = []
-    for level, drive in setup.drives.items():
+    for name, drive in drives.items():
         fallen = [m.name for m in drive.modules if m.absolute_read_issue]
         if fallen:
-            problems.append(f"{setup.config} {level.name}: on relative encoders: {fallen}")
+            problems.append(f"{config} {name}: on relative encoders: {fallen}")
         if not drive.yaw.imu_ok:
-            problems.append(f"{setup.config} {level.name}: IMU not trusted")
+            problems.append(f"{config} {name}: IMU not trusted")
     return problems
 
 
@@ -631,19 +636,29 @@ READY_TIMEOUT_S = 30.0
 
 
 def warm_up(setup: Setup, cases: Sequence[Case], speeds: Sequence[tuple[float, ...]]) -> None:
-    """Run the loops (untimed) until every drive is healthy, at least 500 rounds, at 50 Hz once
-    past those."""
+    """Run the loops (untimed) until every drive is healthy (:func:`settle`), then check."""
+    settle(setup.config, lambda: health_problems(setup), cases, speeds)
+    check_healthy(setup)
+
+
+def settle(
+    config: str,
+    problems: Callable[[], list[str]],
+    cases: Sequence[Case],
+    speeds: Sequence[tuple[float, ...]],
+) -> None:
+    """Run the loops (untimed) at least 500 rounds, then at 50 Hz until ``problems()`` finds
+    none, for at most :data:`READY_TIMEOUT_S`."""
     run_interleaved(cases, 500, speeds)
-    problems = health_problems(setup)
+    found = problems()
     start = time.monotonic()
-    while problems and time.monotonic() - start < READY_TIMEOUT_S:
+    while found and time.monotonic() - start < READY_TIMEOUT_S:
         time.sleep(LOOP_S)
         run_interleaved(cases, 1, speeds)
-        problems = health_problems(setup)
+        found = problems()
     waited = time.monotonic() - start
     if waited > LOOP_S:
-        print(f"{setup.config}: waited {waited:.2f} s for every drive to be healthy")
-    check_healthy(setup)
+        print(f"{config}: waited {waited:.2f} s for every drive to be healthy")
 
 
 def run_paced(cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]) -> None:
@@ -924,6 +939,14 @@ MODES = {
 }
 
 
+def enable_driver_station() -> None:
+    """Teleop enabled, as while driving (the misconfiguration checks judge only then)."""
+    DriverStationSim.setEnabled(True)
+    DriverStationSim.setAutonomous(False)
+    DriverStationSim.notifyNewData()
+    wpilib.DriverStation.silenceJoystickConnectionWarning(True)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="fewer loops (smoke test)")
@@ -973,10 +996,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     paced_rounds = args.paced_rounds or (300 if args.quick else 1500)
     memory_loops = args.memory_loops or (10000 if args.quick else 100000)
 
-    DriverStationSim.setEnabled(True)  # teleop enabled, as while driving
-    DriverStationSim.setAutonomous(False)
-    DriverStationSim.notifyNewData()
-    wpilib.DriverStation.silenceJoystickConnectionWarning(True)
+    enable_driver_station()
 
     configs = [args.only] if args.only else [args.rev_config, "kraken_cancoder_pigeon2"]
     setups = [build(config) for config in configs]
