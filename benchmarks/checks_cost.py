@@ -1,6 +1,6 @@
 """What the library's per-loop checks cost: the loop at ``NONE`` with them switched off in turn.
 
-An experiment for issue 18, not a way to run a robot. It builds four library drives of one
+An experiment for issue 18, not a way to run a robot. It builds library drives of one
 configuration, all at telemetry ``NONE`` and each on devices of its own (as ``loop_cost.py``
 does), and switches parts off, each variant keeping the ones before it off:
 
@@ -8,18 +8,25 @@ does), and switches parts off, each variant keeping the ones before it off:
 * **no observation**: ``diagnostics.observe_modules`` does nothing (the runaway and stall
   observation of every module, every loop);
 * **no spread checks**: nor do ``health_checks.run_next`` (one device's fault check every fourth
-  loop), ``diagnostics.update_heading`` and ``diagnostics.judge_modules`` (every fifth);
-* **no yaw tracking**: ``yaw.update`` only takes the IMU's reading (no stale or fault handling).
+  loop), ``diagnostics.update_heading`` and ``diagnostics.judge_modules`` (every fifth).
 
-What is left in the last is the read, odometry and command path. Each is timed against
-``loop_cost.py``'s floor for the configuration (on the first drive's devices), hot, alone and
-paced, with ``loop_cost.py``'s runners: the difference between two rows is what the part switched
-off costs in that mode's median.
+What is left in the last is the read, yaw tracking, odometry and command path. Each is timed
+against ``loop_cost.py``'s floor for the configuration, hot, alone and paced, with
+``loop_cost.py``'s runners: the difference between two rows is what the part switched off costs in
+that mode's median.
+
+Identical drives do not cost the same: paced, the first one built was measured up to 0.08 of the
+floor slower than its copies, and more when it shares its devices with the floor. So the floor
+runs on the devices of a drive of its own (built first, never run), ``--rotate`` moves the
+variants from drive to drive (run 0, 1 and 2), and ``--same`` times every variant as shipped: the
+spread between those rows is what this comparison can resolve.
 
 Usage::
 
     python benchmarks/checks_cost.py                        # all-REV + navX, every mode
     python benchmarks/checks_cost.py --config swerve --mode paced
+    python benchmarks/checks_cost.py --rotate 1             # the variants on other drives
+    python benchmarks/checks_cost.py --same                 # the control: identical drives
 """
 
 from __future__ import annotations
@@ -34,7 +41,7 @@ from loop_cost import Case, Stats
 
 from swervelib import SwerveDrive, TelemetryVerbosity
 
-VARIANTS = ("as shipped", "no observation", "no spread checks", "no yaw tracking")
+VARIANTS = ("as shipped", "no observation", "no spread checks")
 
 
 def _nothing(*_args: object, **_kwargs: object) -> None:
@@ -50,33 +57,35 @@ def switch_off(drive: SwerveDrive, variant: int) -> None:
         setattr(drive.health_checks, "run_next", _nothing)  # noqa: B010
         setattr(diagnostics, "update_heading", _nothing)  # noqa: B010
         setattr(diagnostics, "judge_modules", _nothing)  # noqa: B010
-    if variant >= 3:
-        yaw = drive.yaw
-
-        def imu_only(_wheel_turn: object, _positions: object) -> None:
-            yaw.raw_yaw_deg = yaw.yaw_deg = yaw.imu.get_raw_yaw_degrees()
-
-        setattr(yaw, "update", imu_only)  # noqa: B010
 
 
-def build(config: str) -> tuple[list[SwerveDrive], loop_cost.Floor]:
-    drives = [
+def build(config: str, *, same: bool, rotate: int) -> tuple[list[SwerveDrive], loop_cost.Floor]:
+    """The variants' drives, in :data:`VARIANTS` order, and the floor. The drives are built on
+    devices 1 to 3 of :func:`loop_cost.own_devices`; variant ``i`` runs on drive
+    ``(i + rotate) % 3``, counted in build order. The floor runs on a drive of its own (devices 0,
+    built first, never run)."""
+    host, *drives = (
         SwerveDrive.from_directory(
             loop_cost.own_devices(config, index),
             verbosity=TelemetryVerbosity.NONE,
             simulate=False,
         )
-        for index in range(len(VARIANTS))
-    ]
-    for index, drive in enumerate(drives):
-        switch_off(drive, index)
-    return drives, loop_cost.FLOORS[config](drives[0])
+        for index in range(len(VARIANTS) + 1)
+    )
+    count = len(drives)
+    drives = [drives[(index + rotate) % count] for index in range(count)]
+    if not same:
+        for index, drive in enumerate(drives):
+            switch_off(drive, index)
+    return drives, loop_cost.FLOORS[config](host)
 
 
-def cases(drives: Sequence[SwerveDrive], floor: loop_cost.Floor) -> list[Case]:
+def cases(
+    names: Sequence[str], drives: Sequence[SwerveDrive], floor: loop_cost.Floor
+) -> list[Case]:
     made = [
         Case("", name, loop_cost.library_loop(drive), array("q"))
-        for name, drive in zip(VARIANTS, drives, strict=True)
+        for name, drive in zip(names, drives, strict=True)
     ]
     made.append(Case("", "floor", floor.loop, array("q")))
     return made
@@ -100,27 +109,41 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--mode", default="all", choices=("all", "hot", "alone", "paced"))
     parser.add_argument("--rounds", type=int, default=10000, help="hot and alone loops per case")
     parser.add_argument("--paced-rounds", type=int, default=1500, help="paced rounds, 20 ms each")
+    parser.add_argument(
+        "--same", action="store_true", help="every variant as shipped (the control)"
+    )
+    parser.add_argument(
+        "--rotate",
+        type=int,
+        default=0,
+        choices=range(len(VARIANTS)),
+        help="variant i runs on drive (i + ROTATE) mod 3, counted in build order (run 0, 1 and 2 "
+        "to even out what differs between drives)",
+    )
     args = parser.parse_args(argv)
 
     loop_cost.enable_driver_station()
-    drives, floor = build(args.config)
+    drives, floor = build(args.config, same=args.same, rotate=args.rotate)
     speeds = loop_cost.speed_sequence(10000)
-    named = dict(zip(VARIANTS, drives, strict=True))
+    names = [f"as shipped {n}" for n in range(1, len(drives) + 1)] if args.same else VARIANTS
+    named = dict(zip(names, drives, strict=True))
 
     def problems() -> list[str]:
         return loop_cost.drive_problems(args.config, named)
 
-    loop_cost.settle(args.config, problems, cases(drives, floor), speeds)
+    loop_cost.settle(args.config, problems, cases(names, drives, floor), speeds)
     runners: dict[str, Callable[[Sequence[Case]], None]] = {
         "hot": lambda timed: loop_cost.run_interleaved(timed, args.rounds, speeds),
         "alone": lambda timed: loop_cost.run_alone(timed, args.rounds, speeds),
         "paced": lambda timed: loop_cost.run_paced(timed, args.paced_rounds, speeds),
     }
     modes = list(runners) if args.mode == "all" else [args.mode]
-    print(f"\n{args.config}, telemetry NONE; one loop = periodic() + drive(field_relative=True)")
+    control = " (--same: every row as shipped)" if args.same else ""
+    print(f"\n{args.config}, telemetry NONE{control}, --rotate {args.rotate}")
+    print("one loop = periodic() + drive(field_relative=True)")
     print(f"{'mode':<7}{'loop':<20}{'median µs':>9}{'p10':>8}{'p90':>8}{'/floor':>8}")
     for mode in modes:
-        timed = cases(drives, floor)
+        timed = cases(names, drives, floor)
         runners[mode](timed)
         report(mode, timed)
     found = problems()
