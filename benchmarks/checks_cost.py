@@ -15,11 +15,11 @@ against ``loop_cost.py``'s floor for the configuration, hot, alone and paced, wi
 ``loop_cost.py``'s runners: the difference between two rows is what the part switched off costs in
 that mode's median.
 
-Identical drives do not cost the same: paced, the first one built was measured up to 0.08 of the
-floor slower than its copies, and more when it shares its devices with the floor. So the floor
-runs on the devices of a drive of its own (built first, never run), ``--rotate`` moves the
-variants from drive to drive (run 0, 1 and 2), and ``--same`` times every variant as shipped: the
-spread between those rows is what this comparison can resolve.
+Identical drives do not cost the same: paced, the first of them built was measured 0.05-0.08 of
+the floor slower than the others. So the floor runs on the devices of a drive of its own (built
+first, never run), ``--rotate`` moves the variants from drive to drive (run 0, 1 and 2), and
+``--same`` times every variant as shipped: the spread between those rows is what this comparison
+can resolve.
 
 Usage::
 
