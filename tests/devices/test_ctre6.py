@@ -169,6 +169,31 @@ def close(a: float, b: float, tol: float) -> bool:
     return abs(a - b) <= tol
 
 
+TALON_STATE = (
+    "control_mode",
+    "device_enable",
+    "robot_enable",
+    "bridge_output",
+    "motor_voltage",
+    "supply_voltage",
+    "stator_current",
+    "fault_field",
+    "sticky_fault_field",
+)
+
+
+def talon_state(motor: Any) -> str:
+    """What a Talon says about its output, for a failure message: why it may output nothing
+    (not enabled, a fault, the control mode it holds) as well as what the simulator applies."""
+    state: dict[str, object] = {"sim volts": motor.sim.applied_voltage()}
+    for name in TALON_STATE:
+        try:
+            state[name] = getattr(motor.device, f"get_{name}")().value
+        except Exception as error:  # a getter this Talon lacks must not hide the failure
+            state[name] = repr(error)
+    return f"{motor.settings.label}: {state}"
+
+
 def active_errors() -> list[str]:
     wpilib.SmartDashboard.updateValues()
     table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard")
@@ -422,7 +447,7 @@ def test_applied_voltage_follows_flag(module: Module, enabled: None) -> None:
             ),
             motors,
             tick=loop,
-        ), [m.sim.applied_voltage() for m in motors]
+        ), [talon_state(m) for m in motors]
     finally:
         for m in motors:
             m.set_voltage(0.0)
@@ -444,7 +469,7 @@ def test_applied_volts_and_current_are_reported(module: Module, enabled: None) -
             lambda: all(close(m.get_applied_volts(), 3.0, 0.15) for m in motors),
             motors,
             tick=loop,
-        ), [m.get_applied_volts() for m in motors]
+        ), [talon_state(m) for m in motors]
         assert all(math.isfinite(m.get_current_amps()) for m in motors)
     finally:
         for m in motors:
@@ -476,9 +501,7 @@ def test_closed_loop_angle_wraps_in_degrees(module: Module, enabled: None) -> No
                     for m in motors
                 )
 
-            assert eventually(output_ok, motors, tick=loop), [
-                m.sim.applied_voltage() for m in motors
-            ]
+            assert eventually(output_ok, motors, tick=loop), [talon_state(m) for m in motors]
     finally:
         for m in motors:
             m.set_voltage(0.0)
@@ -502,7 +525,7 @@ def test_closed_loop_velocity_adds_feedforward_volts(module: Module, enabled: No
             ),
             motors,
             tick=loop,
-        ), [m.sim.applied_voltage() for m in motors]
+        ), [talon_state(m) for m in motors]
     finally:
         for m in motors:
             m.set_voltage(0.0)
