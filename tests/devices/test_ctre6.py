@@ -185,7 +185,10 @@ TALON_STATE = (
 def talon_state(motor: Any) -> str:
     """What a Talon says about its output, for a failure message: why it may output nothing
     (not enabled, a fault, the control mode it holds) as well as what the simulator applies."""
-    state: dict[str, object] = {"sim volts": motor.sim.applied_voltage()}
+    state: dict[str, object] = {
+        "sim volts": motor.sim.applied_voltage(),
+        "get_applied_volts": motor.get_applied_volts(),
+    }
     for name in TALON_STATE:
         try:
             state[name] = getattr(motor.device, f"get_{name}")().value
