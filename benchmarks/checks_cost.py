@@ -106,7 +106,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--config", default="vortex_throughbore_navx", choices=sorted(loop_cost.FLOORS)
     )
-    parser.add_argument("--mode", default="all", choices=("all", "hot", "alone", "paced"))
+    parser.add_argument("--mode", default="all", choices=sorted(loop_cost.MODES))
     parser.add_argument("--rounds", type=int, default=10000, help="hot and alone loops per case")
     parser.add_argument("--paced-rounds", type=int, default=1500, help="paced rounds, 20 ms each")
     parser.add_argument(
@@ -137,12 +137,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "alone": lambda timed: loop_cost.run_alone(timed, args.rounds, speeds),
         "paced": lambda timed: loop_cost.run_paced(timed, args.paced_rounds, speeds),
     }
-    modes = list(runners) if args.mode == "all" else [args.mode]
     control = " (--same: every row as shipped)" if args.same else ""
     print(f"\n{args.config}, telemetry NONE{control}, --rotate {args.rotate}")
     print("one loop = periodic() + drive(field_relative=True)")
     print(f"{'mode':<7}{'loop':<20}{'median µs':>9}{'p10':>8}{'p90':>8}{'/floor':>8}")
-    for mode in modes:
+    for mode in loop_cost.MODES[args.mode]:
         timed = cases(names, drives, floor)
         runners[mode](timed)
         report(mode, timed)

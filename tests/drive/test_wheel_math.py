@@ -56,15 +56,15 @@ def test_discretize_is_wpilibs(vx: float, vy: float, omega: float, dt: float) ->
     assert ours[2] == pytest.approx(theirs.omega, abs=TOLERANCE)
 
 
-def as_wpilib_centre(coordinate: float) -> float:
-    """A centre-of-rotation coordinate as WPILib's kinematics uses it.
+def as_wpilib_centre(cx: float, cy: float) -> tuple[float, float]:
+    """A centre of rotation as WPILib's kinematics uses it.
 
     WPILib keeps the matrix of the last centre of rotation (at first the robot's centre) and
-    reuses it for a new centre that equals it by ``Translation2d``'s comparison, within 1e-9 m.
-    A centre 3e-10 m from the origin is computed as the origin; swervelib computes it exactly.
-    The difference is a few nanometres per second, but it is beyond :data:`TOLERANCE`, so such a
-    coordinate is compared as the 0 that WPILib uses."""
-    return 0.0 if abs(coordinate) < 1e-9 else coordinate
+    reuses it for a new centre that equals it by ``Translation2d``'s comparison: both coordinates
+    within 1e-9 m. So a centre (3e-10, 0) is computed as the origin, where swervelib computes it
+    exactly. The difference is a few nanometres per second, beyond :data:`TOLERANCE`, so such a
+    centre is given to both as the origin WPILib uses."""
+    return (0.0, 0.0) if abs(cx) < 1e-9 and abs(cy) < 1e-9 else (cx, cy)
 
 
 @given(locations, speeds, speeds, spins, coordinates, coordinates, st.floats(0.5, 6.0))
@@ -81,7 +81,7 @@ def test_module_targets_are_wpilibs_states_desaturated(
     top: float,
 ) -> None:
     assume(spread(points))
-    cx, cy = as_wpilib_centre(cx), as_wpilib_centre(cy)
+    cx, cy = as_wpilib_centre(cx, cy)
     theirs_kinematics = wpilib_kinematics(points)
     states = theirs_kinematics.toSwerveModuleStates(  # type: ignore[attr-defined]
         ChassisSpeeds(vx, vy, omega), Translation2d(cx, cy)
