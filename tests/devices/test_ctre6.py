@@ -184,17 +184,33 @@ TALON_STATE = (
 
 def talon_state(motor: Any) -> str:
     """What a Talon says about its output, for a failure message: why it may output nothing
-    (not enabled, a fault, the control mode it holds) as well as what the simulator applies."""
+    (not enabled, a fault, the control mode it holds) as well as what the simulator applies,
+    with every active and sticky fault by name."""
+    device = motor.device
     state: dict[str, object] = {
         "sim volts": motor.sim.applied_voltage(),
         "get_applied_volts": motor.get_applied_volts(),
     }
     for name in TALON_STATE:
         try:
-            state[name] = getattr(motor.device, f"get_{name}")().value
+            state[name] = getattr(device, f"get_{name}")().value
         except Exception as error:  # a getter this Talon lacks must not hide the failure
             state[name] = repr(error)
+    for kind in ("fault", "sticky_fault"):
+        prefix = f"get_{kind}_"
+        state[f"{kind}s"] = [
+            name[len(prefix) :]
+            for name in dir(device)
+            if name.startswith(prefix)
+            and name != f"{prefix}field"
+            and getattr(device, name)().value
+        ]
     return f"{motor.settings.label}: {state}"
+
+
+def talon_states(motors: Sequence[Any]) -> str:
+    """:func:`talon_state` of each, one per line: a string, so pytest shows it whole."""
+    return "\n".join(talon_state(m) for m in motors)
 
 
 def active_errors() -> list[str]:
@@ -450,7 +466,7 @@ def test_applied_voltage_follows_flag(module: Module, enabled: None) -> None:
             ),
             motors,
             tick=loop,
-        ), [talon_state(m) for m in motors]
+        ), talon_states(motors)
     finally:
         for m in motors:
             m.set_voltage(0.0)
@@ -472,7 +488,7 @@ def test_applied_volts_and_current_are_reported(module: Module, enabled: None) -
             lambda: all(close(m.get_applied_volts(), 3.0, 0.15) for m in motors),
             motors,
             tick=loop,
-        ), [talon_state(m) for m in motors]
+        ), talon_states(motors)
         assert all(math.isfinite(m.get_current_amps()) for m in motors)
     finally:
         for m in motors:
@@ -504,7 +520,7 @@ def test_closed_loop_angle_wraps_in_degrees(module: Module, enabled: None) -> No
                     for m in motors
                 )
 
-            assert eventually(output_ok, motors, tick=loop), [talon_state(m) for m in motors]
+            assert eventually(output_ok, motors, tick=loop), talon_states(motors)
     finally:
         for m in motors:
             m.set_voltage(0.0)
@@ -528,7 +544,7 @@ def test_closed_loop_velocity_adds_feedforward_volts(module: Module, enabled: No
             ),
             motors,
             tick=loop,
-        ), [talon_state(m) for m in motors]
+        ), talon_states(motors)
     finally:
         for m in motors:
             m.set_voltage(0.0)
