@@ -66,6 +66,7 @@ ISOLATED_GROUPS = {
     "ctre5": ["devices/test_ctre5.py"],
     "ctre5_drive": ["devices/test_ctre5_drive.py"],
     "ctre6": ["devices/test_ctre6.py"],
+    "ctre6_drive": ["devices/test_ctre6_drive.py"],
     "navx_wpilib": ["devices/test_navx_wpilib.py"],
     "drive_and_sim": ["drive", "sim"],
     "calibrate": ["calibrate"],

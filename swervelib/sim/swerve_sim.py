@@ -294,6 +294,12 @@ class SwerveSim:
         For tests that step time faster than real time (pyfrc's ``stepTiming``): call it after each
         step. ``robotpy sim`` runs in real time and needs nothing. True at once for a drive without
         such devices; False when one did not update within ``timeout_s`` (it stopped answering).
+
+        It also keeps those devices enabled while the Driver Station is enabled, for up to two
+        seconds of wall-clock time from the call and from the end of the wait
+        (:func:`~swervelib.devices.ctre6.batch.hold_enable`): phoenix6's own enable lasts 100 ms
+        of wall-clock time from the last step, which a loop on a busy machine outlasts, and a
+        Talon whose enable lapsed applies nothing until it is commanded again.
         """
         if self._signal_groups is None:
             signals = [s for device in self.drive.devices for s in device.status_signals()]
@@ -304,9 +310,12 @@ class SwerveSim:
                 self._signal_groups = group_by_bus(signals)
         if not self._signal_groups:
             return True
-        from swervelib.devices.ctre6.batch import wait_for_frames
+        from swervelib.devices.ctre6.batch import hold_enable, wait_for_frames
 
-        return wait_for_frames(self._signal_groups, timeout_s)
+        hold_enable()  # through the wait, which a busy machine stretches
+        updated = wait_for_frames(self._signal_groups, timeout_s)
+        hold_enable()  # and through the next loop, until the next step
+        return updated
 
     def step(self, dt: float) -> None:
         """Advance the physical robot by ``dt`` seconds and update every sensor.
