@@ -297,7 +297,7 @@ class SwerveSim:
 
         It also keeps those devices enabled while the Driver Station is enabled, for up to two
         seconds of wall-clock time from the call and from the end of the wait
-        (:func:`~swervelib.devices.ctre6.batch.hold_enable`): phoenix6's own enable lasts 100 ms
+        (:func:`~swervelib.devices.ctre6.hold_enable`): phoenix6's own enable lasts 100 ms
         of wall-clock time from the last step, which a loop on a busy machine outlasts, and a
         Talon whose enable lapsed applies nothing until it is commanded again.
         """
@@ -310,7 +310,8 @@ class SwerveSim:
                 self._signal_groups = group_by_bus(signals)
         if not self._signal_groups:
             return True
-        from swervelib.devices.ctre6.batch import hold_enable, wait_for_frames
+        from swervelib.devices.ctre6 import hold_enable
+        from swervelib.devices.ctre6.batch import wait_for_frames
 
         hold_enable()  # through the wait, which a busy machine stretches
         updated = wait_for_frames(self._signal_groups, timeout_s)

@@ -14,7 +14,8 @@ import time
 from collections.abc import Sequence
 from typing import Any
 
-from phoenix6 import BaseStatusSignal, CANBus, StatusCode
+import wpilib
+from phoenix6 import BaseStatusSignal, CANBus, StatusCode, unmanaged
 
 OK = StatusCode.OK
 
@@ -41,6 +42,24 @@ def _stop_auto_feed_enable() -> None:
 
 
 atexit.register(_stop_auto_feed_enable)
+
+
+# How long :func:`hold_enable` keeps phoenix6's simulated devices enabled: a loaded machine can
+# take far longer than phoenix6's own 100 ms over one stepped loop.
+ENABLE_HOLD_S = 2.0
+
+
+def hold_enable() -> None:
+    """In a simulation whose time is stepped, keep phoenix6's devices enabled while the Driver
+    Station is enabled, for :data:`ENABLE_HOLD_S` of wall-clock time.
+
+    phoenix6 feeds its devices' enable from a WPILib Notifier on simulated time, for 100 ms of
+    wall-clock time. When a test steps time and one loop takes longer than that (a busy machine),
+    every Talon drops its output until the next step, and the physics in between runs unpowered
+    motors; on a robot the enable does not depend on how long a loop takes. A disabled Driver
+    Station is left to phoenix6, which disables the devices at its next feed."""
+    if wpilib.DriverStation.isEnabled():
+        unmanaged.feed_enable(ENABLE_HOLD_S)
 
 
 def can_bus(name: str) -> CANBus:

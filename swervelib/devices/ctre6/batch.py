@@ -25,8 +25,7 @@ import ctypes
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-import wpilib
-from phoenix6 import BaseStatusSignal, StatusCode, unmanaged
+from phoenix6 import BaseStatusSignal, StatusCode
 
 _OK_CODE = StatusCode.OK.value
 
@@ -59,24 +58,6 @@ def wait_for_frames(groups: Sequence[list[Any]], timeout_s: float) -> bool:
             if not BaseStatusSignal.wait_for_all(timeout_s, group).is_ok():
                 return False
     return True
-
-
-# How long :func:`hold_enable` keeps phoenix6's simulated devices enabled: a loaded machine can
-# take far longer than phoenix6's own 100 ms over one stepped loop.
-ENABLE_HOLD_S = 2.0
-
-
-def hold_enable() -> None:
-    """In a simulation whose time is stepped, keep phoenix6's devices enabled while the Driver
-    Station is enabled, for :data:`ENABLE_HOLD_S` of wall-clock time.
-
-    phoenix6 feeds its devices' enable from a WPILib Notifier on simulated time, for 100 ms of
-    wall-clock time. When a test steps time and one loop takes longer than that (a busy machine),
-    every Talon drops its output until the next step, and the physics in between runs unpowered
-    motors; on a robot the enable does not depend on how long a loop takes. A disabled Driver
-    Station is left to phoenix6, which disables the devices at its next feed."""
-    if wpilib.DriverStation.isEnabled():
-        unmanaged.feed_enable(ENABLE_HOLD_S)
 
 
 def refresh_all(signals: Sequence[Any]) -> bool:
