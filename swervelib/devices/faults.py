@@ -38,12 +38,44 @@ def with_retries(action: Callable[[], bool], attempts: int = 5) -> bool:
     return any(action() for _ in range(attempts))
 
 
-def apply_config(label: str, what: str, action: Callable[[], bool], attempts: int = 5) -> bool:
-    """Apply a configuration call with retries; on failure raise a persistent error Alert."""
-    if with_retries(action, attempts):
-        return True
-    FaultAlert(label).update(f"failed to apply {what} after {attempts} attempts")
-    return False
+# The end of the Alert of a setting a device did not take and that its health check tries again.
+RETRY_NOTE = ", tried again at each health check"
+
+
+class ConfigCalls:
+    """One device's configuration calls, each tried a few times (:func:`with_retries`).
+
+    What did not apply is shown on one error Alert, ``<label>: failed to apply <what> after <n>
+    attempts``, for as long as the device lives or until a later call of the same ``what``
+    succeeds. The device keeps this object: an Alert exists only while its object does.
+    """
+
+    def __init__(self, label: str) -> None:
+        self._alert = FaultAlert(label)
+        self._failed: dict[str, str] = {}
+
+    @property
+    def failed(self) -> tuple[str, ...]:
+        """The ``what`` of each call that did not apply (and has not since), oldest first."""
+        return tuple(self._failed)
+
+    def apply(
+        self, what: str, action: Callable[[], bool], attempts: int = 5, note: str = ""
+    ) -> bool:
+        """Run ``action`` until it returns True, at most ``attempts`` times; return whether it did.
+        ``note`` ends the Alert's text on failure (e.g. that the call will be tried again)."""
+        if with_retries(action, attempts):
+            if what in self._failed:
+                del self._failed[what]
+                self._show()
+            return True
+        tries = f" after {attempts} attempts" if attempts > 1 else ""
+        self._failed[what] = f"failed to apply {what}{tries}{note}"
+        self._show()
+        return False
+
+    def _show(self) -> None:
+        self._alert.update("; ".join(self._failed.values()) or None)
 
 
 NOT_A_NUMBER = "reading is not a number"

@@ -401,13 +401,21 @@ def test_drive_reading_direction_and_metres(module: Module) -> None:
         module.turn(m, module.rotor[m], 0.0)
 
 
+def seeded(motor: Any, value: float) -> bool:
+    """``motor.set_position(value)`` until the Talon takes it: on a busy machine the simulated
+    Talon can miss set_position's 2 x 50 ms (the adapter then shows it on an Alert)."""
+    return until(
+        lambda: (motor.set_position(value), "sensor position" not in motor.config_calls.failed)[1]
+    )
+
+
 def test_set_position_seeds_relative_encoder(module: Module) -> None:
     """(e): set_position takes degrees (angle) / metres (drive) and later motion adds to it."""
     angle, angle_inv = module.angle[False], module.angle[True]
     drive = module.drive[False]
-    angle.set_position(45.0)
-    angle_inv.set_position(-30.0)
-    drive.set_position(1.5)
+    assert seeded(angle, 45.0)
+    assert seeded(angle_inv, -30.0)
+    assert seeded(drive, 1.5)
     assert eventually(
         lambda: (
             close(angle.get_position(), 45.0, POSITION_TOL_DEG)
@@ -435,7 +443,7 @@ def test_a_talon_answers_its_seed_until_the_frames_show_it(module: Module) -> No
     reading would be answered unless the frame happened to come at once."""
     angle = module.angle[False]
     for target in (10.0, 100.0, 200.0, 290.0, 20.0):  # each far from the one before
-        angle.set_position(target)
+        assert seeded(angle, target)
         readings = []
         deadline = time.monotonic() + 0.03  # a few frame periods
         while time.monotonic() < deadline:
@@ -585,14 +593,81 @@ def test_fresh_config_and_default_gains(module: Module) -> None:
             assert not read.closed_loop_general.continuous_wrap
             assert read.slot0.k_p == pytest.approx(0.1, abs=1e-3)
             assert read.slot0.k_v == 0.0  # the drive sends kV·v as the feedforward
-    # set_brake changes only the neutral mode
+    # set_brake changes only the neutral mode. On a busy machine the simulated Talon can miss
+    # set_brake's 2 x 50 ms; the health check then tries again, as on a robot.
     drive = module.drive[True]
     drive.set_brake(False)
-    read = read_config(drive)
-    assert read.motor_output.neutral_mode == signals.NeutralModeValue.COAST
-    assert read.motor_output.inverted == signals.InvertedValue.CLOCKWISE_POSITIVE
+    assert took_neutral_mode(drive, signals.NeutralModeValue.COAST)
+    assert read_config(drive).motor_output.inverted == signals.InvertedValue.CLOCKWISE_POSITIVE
     drive.set_brake(True)
-    assert read_config(drive).motor_output.neutral_mode == signals.NeutralModeValue.BRAKE
+    assert took_neutral_mode(drive, signals.NeutralModeValue.BRAKE)
+
+
+def took_neutral_mode(motor: Any, mode: Any) -> bool:
+    """Whether the Talon's configuration comes to read ``mode``, its health check (``fault()``,
+    which tries a neutral mode not taken again) run between readings as the drive runs it."""
+    return until(lambda: read_config(motor).motor_output.neutral_mode == mode, each=motor.fault)
+
+
+class _Configurator:
+    """A Talon's configurator whose ``apply`` fails ``failures`` times first (TX_FAILED)."""
+
+    def __init__(self, real: Any, failures: int) -> None:
+        self.real = real
+        self.failures = failures
+        self.applied = 0
+
+    def apply(self, config: Any, timeout: float = 0.1) -> Any:
+        self.applied += 1
+        if self.failures:
+            self.failures -= 1
+            return StatusCode.TX_FAILED
+        return self.real.apply(config, timeout)
+
+    def refresh(self, config: Any, timeout: float = 0.1) -> Any:
+        return self.real.refresh(config, timeout)
+
+
+class _Talon:
+    """A phoenix6 Talon with :class:`_Configurator` in place of its configurator."""
+
+    def __init__(self, real: Any, configurator: _Configurator) -> None:
+        self._real = real
+        self.configurator = configurator
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._real, name)
+
+
+def test_a_neutral_mode_not_taken_is_tried_again_by_the_health_check(module: Module) -> None:
+    """set_brake blocks at most 2 x 50 ms; a neutral mode the Talon did not take in that time
+    stays on an Alert and is tried again at each health check until it is taken."""
+    motor = module.drive[True]
+    real = motor.device
+    configurator = _Configurator(real.configurator, failures=3)
+    shown = f"{motor.label}: failed to apply neutral mode"
+
+    def alerts() -> list[str]:
+        return [e for e in active_errors() if e.startswith(shown)]
+
+    motor.device = _Talon(real, configurator)
+    try:
+        motor.set_brake(False)  # two attempts, both fail
+        assert configurator.applied == 2
+        assert alerts() == [f"{shown} after 2 attempts, tried again at each health check"]
+        motor.fault()  # the third failure: still to do, still shown
+        assert configurator.applied == 3
+        assert alerts() == [f"{shown}, tried again at each health check"]
+        assert read_config(motor).motor_output.neutral_mode == signals.NeutralModeValue.BRAKE
+        assert took_neutral_mode(motor, signals.NeutralModeValue.COAST)  # the next one applies
+        assert alerts() == []
+        applied = configurator.applied
+        motor.fault()  # nothing left to try
+        assert configurator.applied == applied
+    finally:
+        motor.device = real
+        motor.set_brake(True)
+    assert took_neutral_mode(motor, signals.NeutralModeValue.BRAKE)
 
 
 @pytest.mark.parametrize("type_name", ["krakenx60", "talonfxs_neo"])
@@ -614,6 +689,20 @@ def test_motor_not_answering_fault(type_name: str) -> None:
     assert any(text in error and motor.label in error for error in active_errors())
     assert motor.get_position() == pytest.approx(90.0, abs=POSITION_TOL_DEG)  # last good value
     assert not math.isnan(motor.get_velocity())
+    # A neutral mode not taken is not tried again while the Talon does not answer (each try would
+    # wait out its timeout in the robot loop). The simulator answers a destroyed device's config
+    # calls with OK, so the two tries of set_brake are refused here.
+    real = motor.device
+    configurator = _Configurator(real.configurator, failures=2)
+    motor.device = _Talon(real, configurator)
+    try:
+        motor.set_brake(False)
+        assert configurator.applied == 2
+        assert any(f"{motor.label}: failed to apply neutral mode" in e for e in active_errors())
+        assert motor.fault() is not None
+        assert configurator.applied == 2
+    finally:
+        motor.device = real
     with pytest.raises(NotImplementedError):
         motor.sim.set_connected(True)
 

@@ -372,6 +372,63 @@ def test_drive_velocity_feedforward_and_idle_mode() -> None:
     assert motor.spark.configAccessor.getIdleMode() == rev.SparkBaseConfig.IdleMode.kBrake
 
 
+class RefusingSpark:
+    """A Spark whose ``configure`` answers ``kTimeout`` for the first ``refusals`` calls."""
+
+    def __init__(self, spark: Any, refusals: int) -> None:
+        self._spark = spark
+        self.refusals = refusals
+        self.configured = 0
+        self.answering = True  # False: getLastError() says kCANDisconnected
+
+    def getLastError(self) -> Any:
+        return self._spark.getLastError() if self.answering else rev.REVLibError.kCANDisconnected
+
+    def configure(self, *args: Any) -> Any:
+        self.configured += 1
+        if self.refusals:
+            self.refusals -= 1
+            return rev.REVLibError.kTimeout
+        return self._spark.configure(*args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._spark, name)
+
+
+def test_an_idle_mode_not_taken_is_tried_again_by_the_health_check() -> None:
+    """An idle mode the Spark did not take stays on an Alert (it used to vanish at once) and is
+    tried again at each health check, once, while the Spark answers, until it is taken."""
+    motor = make_motor("sparkmax_neo", role=Role.DRIVE)
+    real = motor.spark
+    spark = RefusingSpark(real, refusals=6)
+    shown = f"{motor.label}: failed to apply idle mode"
+
+    def shown_now() -> list[str]:
+        return [entry for entry in alerts() if entry.startswith(shown)]
+
+    motor.spark = spark
+    try:
+        motor.set_brake(False)  # five attempts, all refused
+        assert spark.configured == 5
+        assert shown_now() == [f"{shown} after 5 attempts, tried again at each health check"]
+        spark.answering = False  # not answering: no try (it would only wait out a timeout)
+        assert motor.fault() is not None
+        assert spark.configured == 5
+        spark.answering = True
+        motor.fault()  # the sixth refusal
+        assert spark.configured == 6
+        assert shown_now() == [f"{shown}, tried again at each health check"]
+        assert real.configAccessor.getIdleMode() == rev.SparkBaseConfig.IdleMode.kBrake
+        assert motor.fault() is None  # taken now; the motor itself is fine
+        assert spark.configured == 7
+        assert real.configAccessor.getIdleMode() == rev.SparkBaseConfig.IdleMode.kCoast
+        assert shown_now() == []
+        motor.fault()  # nothing left to try
+        assert spark.configured == 7
+    finally:
+        motor.spark = real
+
+
 def test_motor_faults_raise_and_clear_the_alert() -> None:
     """(d) an active Spark fault and a NaN reading make fault() report and raise the Alert."""
     motor = make_motor("sparkmax_neo")

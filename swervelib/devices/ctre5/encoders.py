@@ -25,7 +25,7 @@ import phoenix5
 
 from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, is_ok
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
-from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
 from swervelib.devices.settings import EncoderSettings
 
@@ -48,6 +48,7 @@ class _TalonSRXEncoder(AbsoluteEncoder):
         self.talon = talon
         self._sensors = self.talon.getSensorCollection()
         self._alert = FaultAlert(settings.label)
+        self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
         self._debounce = Debounce()
         self._counts = 0  # last good reading, bare sensor counts in [0, units)
         self._velocity = 0.0
@@ -59,8 +60,7 @@ class _TalonSRXEncoder(AbsoluteEncoder):
             if self._pulse_width
             else phoenix5.StatusFrameEnhanced.Status_4_AinTempVbat
         )
-        apply_config(
-            settings.label,
+        self.config_calls.apply(
             "sensor status frame",
             lambda: is_ok(
                 self.talon.setStatusFramePeriod(frame, SENSOR_FRAME_MS, CONFIG_TIMEOUT_MS)

@@ -31,7 +31,7 @@ from swervelib.devices.ctre5 import (
     code_name,
     is_ok,
 )
-from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import Imu, ImuSim
 from swervelib.devices.settings import ImuSettings
 
@@ -57,6 +57,7 @@ class PigeonImu(Imu):
         self.settings = settings
         self.label = settings.label
         self._alert = FaultAlert(settings.label)
+        self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
         device = settings.device
         if device.canbus:
             FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning).update(
@@ -82,16 +83,15 @@ class PigeonImu(Imu):
     def _configure(self) -> None:
         pigeon = self.pigeon
         t = CONFIG_TIMEOUT_MS
-        if not apply_config(
-            self.label, "factory defaults", lambda: is_ok(pigeon.configFactoryDefault(t))
-        ):
+        calls = self.config_calls
+        if not calls.apply("factory defaults", lambda: is_ok(pigeon.configFactoryDefault(t))):
             return  # not answering: the reads will report it; don't wait out every retry
 
         def set_period(frame: PigeonIMU_StatusFrame, period: int) -> Callable[[], bool]:
             return lambda: is_ok(pigeon.setStatusFramePeriod(frame, period, t))
 
         for frame, period in _FRAMES:
-            apply_config(self.label, f"status frame {frame.name}", set_period(frame, period))
+            calls.apply(f"status frame {frame.name}", set_period(frame, period))
 
     def _checked(self, code: Any, value: float, what: str) -> bool:
         if not is_ok(code):

@@ -43,7 +43,7 @@ from swervelib.devices.ctre5 import (
     feed_enable,
     is_ok,
 )
-from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.seeding import PendingSeed
@@ -77,9 +77,9 @@ _FAULT_FLAGS: Final = (
 )
 
 
-def _apply(label: str, what: str, action: Callable[[], Any]) -> bool:
-    """Run a phoenix5 config call through apply_config (retries, then an Alert)."""
-    return apply_config(label, what, lambda: is_ok(action()))
+def _apply(calls: ConfigCalls, what: str, action: Callable[[], Any]) -> bool:
+    """Run a phoenix5 config call through ``calls`` (retries, then an Alert)."""
+    return calls.apply(what, lambda: is_ok(action()))
 
 
 class TalonSRXMotor(SwerveMotor):
@@ -99,6 +99,7 @@ class TalonSRXMotor(SwerveMotor):
         self.guard = SetpointGuard(settings)
         self._volts = self.guard.max_volts
         self._alert = FaultAlert(settings.label)
+        self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
         self._debounce = Debounce()
         self._position = 0.0
         self._velocity = 0.0
@@ -120,13 +121,13 @@ class TalonSRXMotor(SwerveMotor):
     def _configure(self) -> None:
         talon = self.talon
         s = self.settings
-        label = s.label
+        calls = self.config_calls
         t = CONFIG_TIMEOUT_MS
 
         def config(what: str, action: Callable[[], Any]) -> None:
-            _apply(label, what, action)
+            _apply(calls, what, action)
 
-        if not _apply(label, "factory defaults", lambda: talon.configFactoryDefault(t)):
+        if not _apply(calls, "factory defaults", lambda: talon.configFactoryDefault(t)):
             # Not answering: skip the rest rather than wait out every retry of every call. The
             # motor stays unconfigured (inversion included), so this is reported until restart.
             self._config_error = "not configured: did not answer at start-up"
@@ -141,7 +142,7 @@ class TalonSRXMotor(SwerveMotor):
             talon.setInverted(s.inverted)
             return talon.getInverted() == s.inverted and is_ok(talon.getLastError())
 
-        apply_config(label, "inversion", invert)
+        calls.apply("inversion", invert)
         self.set_brake(s.brake)
 
         limit = round(s.current_limit_a)
@@ -189,7 +190,7 @@ class TalonSRXMotor(SwerveMotor):
             ("PID slot", lambda: talon.selectProfileSlot(0, 0)),
         )
         for what, action in steps:
-            _apply(s.label, what, action)
+            _apply(self.config_calls, what, action)
 
     # ----------------------------------------------------------------------------------- commands
 

@@ -16,7 +16,7 @@ from typing import Any, cast
 from phoenix6 import configs, hardware, signals
 
 from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
-from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
 from swervelib.devices.settings import EncoderSettings
 
@@ -50,6 +50,7 @@ class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
         self.settings = settings
         self.label = settings.label
         self._alert = FaultAlert(settings.label)
+        self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
         self.device = hardware.CANcoder(settings.device.id, can_bus(settings.device.bus_name))
 
         config = cast(Any, configs.CANcoderConfiguration)()  # untyped in phoenix6
@@ -61,8 +62,7 @@ class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
         )
         magnet.magnet_offset = 0.0
         magnet.absolute_sensor_discontinuity_point = 1.0
-        apply_config(
-            self.label,
+        self.config_calls.apply(
             "CANcoder configuration",
             lambda: self.device.configurator.apply(config).is_ok(),
         )

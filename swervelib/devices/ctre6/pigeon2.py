@@ -12,7 +12,7 @@ from typing import Any, cast
 from phoenix6 import configs, hardware
 
 from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
-from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
 from swervelib.devices.settings import ImuSettings
 
@@ -38,12 +38,12 @@ class Pigeon2Imu(SignalDevice, UsableFlag, Imu):
         self.settings = settings
         self.label = settings.label
         self._alert = FaultAlert(settings.label)
+        self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
         self._sign = -1.0 if settings.inverted else 1.0
         self.device = hardware.Pigeon2(settings.device.id, can_bus(settings.device.bus_name))
         # fresh: mount pose 0, no trims, compass off (the class is untyped in phoenix6)
         config = cast(Any, configs.Pigeon2Configuration)()
-        apply_config(
-            self.label,
+        self.config_calls.apply(
             "Pigeon2 configuration",
             lambda: self.device.configurator.apply(config).is_ok(),
         )

@@ -21,7 +21,7 @@ from phoenix6.sim import TalonFXSimState
 
 from swervelib.config.catalog import Motor
 from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
-from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.faults import RETRY_NOTE, ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.seeding import PendingSeed
@@ -89,6 +89,8 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.motor: Motor = settings.motor_type.motor
         self.device = device
         self._alert = FaultAlert(settings.label)
+        self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
+        self._neutral_pending = False  # a neutral mode that did not apply, until it does
         self.guard = SetpointGuard(settings)
         angle = settings.role is Role.ANGLE
         # Mechanism unit -> adapter unit: module rotations -> degrees, or metres -> metres.
@@ -129,8 +131,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         else:
             # kP only: the drive passes the velocity feedforward (kV·v) in volts with each command.
             slot.k_p = DEFAULT_DRIVE_KP
-        apply_config(
-            self.label,
+        self.config_calls.apply(
             "phoenix6 configuration",
             lambda: device.configurator.apply(config).is_ok(),
         )
@@ -206,6 +207,8 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
 
     def fault(self) -> str | None:
         text = signal_fault(self._signals)
+        if self._neutral_pending and text is None:  # tried again only while the Talon answers
+            self._neutral_pending = not self._apply_neutral_mode(1)
         self._alert.update(text)
         return text
 
@@ -247,8 +250,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
             return
         rotations = value / self._scale
         before = self._position.value_as_double
-        if apply_config(
-            self.label,
+        if self.config_calls.apply(
             "sensor position",
             lambda: self.device.set_position(rotations, RUNTIME_TIMEOUT_S).is_ok(),
             attempts=RUNTIME_ATTEMPTS,
@@ -257,15 +259,21 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
             self._last_position = value
 
     def set_brake(self, brake: bool) -> None:
-        output = self._config.motor_output
-        output.neutral_mode = (
+        """Brake or coast, blocking at most 2 × 50 ms. If the Talon does not take it in that
+        time, :meth:`fault` (the drive's health check, about once a second) tries again, once and
+        only while the Talon answers, until it does; an Alert says so meanwhile."""
+        self._config.motor_output.neutral_mode = (
             signals.NeutralModeValue.BRAKE if brake else signals.NeutralModeValue.COAST
         )
-        apply_config(
-            self.label,
+        self._neutral_pending = not self._apply_neutral_mode(RUNTIME_ATTEMPTS)
+
+    def _apply_neutral_mode(self, attempts: int) -> bool:
+        output = self._config.motor_output
+        return self.config_calls.apply(
             "neutral mode",
             lambda: self.device.configurator.apply(output, RUNTIME_TIMEOUT_S).is_ok(),
-            attempts=RUNTIME_ATTEMPTS,
+            attempts,
+            RETRY_NOTE,
         )
 
     @property

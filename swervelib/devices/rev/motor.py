@@ -58,7 +58,7 @@ from wpimath.system.plant import DCMotor
 from swervelib.angles import wrap_180
 from swervelib.config.catalog import BRUSHED_ENCODERS, BrushedEncoder
 from swervelib.config.model import PIDF, SteerFeedback
-from swervelib.devices.faults import FaultAlert, apply_config
+from swervelib.devices.faults import RETRY_NOTE, ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.rev.pool import POOL
@@ -252,9 +252,10 @@ class SparkMotor(SwerveMotor):
         self._seed: PendingSeed | None = None  # until the readings show it
         self._sim: SparkMotorSim | None = None
         self.last_faults: tuple[list[str], list[str]] = _NO_FAULTS
+        self.config_calls = ConfigCalls(self.label)  # what did not apply, on an Alert
+        self._idle_config: Any = None  # an idle mode that did not apply, until it does
 
-        self.configured = apply_config(
-            self.label,
+        self.configured = self.config_calls.apply(
             "motor configuration",
             lambda: (
                 self.spark.configure(
@@ -266,7 +267,7 @@ class SparkMotor(SwerveMotor):
             ),
         )
         # Sticky faults left from before this program started say nothing about now.
-        apply_config(self.label, "clearing sticky faults", lambda: self.spark.clearFaults() == _OK)
+        self.config_calls.apply("clearing sticky faults", lambda: self.spark.clearFaults() == _OK)
         # A reused Spark (see pool.py) must not keep an earlier program's setpoint.
         self.set_voltage(0.0)
 
@@ -276,10 +277,10 @@ class SparkMotor(SwerveMotor):
         """An empty config object of this controller's kind (``SparkMaxConfig``/``SparkFlexConfig``)."""
         return rev.SparkMaxConfig() if self.controller == "sparkmax" else rev.SparkFlexConfig()
 
-    def apply_extra_config(self, config: Any, what: str) -> bool:
-        """Apply ``config`` on top of the current one (no reset, no flash write), with retries."""
-        return apply_config(
-            self.label,
+    def apply_extra_config(self, config: Any, what: str, attempts: int = 5, note: str = "") -> bool:
+        """Apply ``config`` on top of the current one (no reset, no flash write), with retries
+        (:meth:`ConfigCalls.apply`)."""
+        return self.config_calls.apply(
             what,
             lambda: (
                 self.spark.configure(
@@ -289,6 +290,8 @@ class SparkMotor(SwerveMotor):
                 )
                 == _OK
             ),
+            attempts,
+            note,
         )
 
     def _full_config(self) -> Any:
@@ -401,9 +404,13 @@ class SparkMotor(SwerveMotor):
             self._sim.seed(value)
 
     def set_brake(self, brake: bool) -> None:
+        """Brake or coast. If the Spark does not take it, :meth:`fault` (the drive's health check,
+        about once a second) tries again, once and only while the Spark answers, until it does;
+        an Alert says so meanwhile."""
         config = self.new_config()
         config.setIdleMode(_idle_mode(brake))
-        self.apply_extra_config(config, "idle mode")
+        applied = self.apply_extra_config(config, "idle mode", note=RETRY_NOTE)
+        self._idle_config = None if applied else config
 
     # --- readings ------------------------------------------------------------------------------
 
@@ -462,6 +469,13 @@ class SparkMotor(SwerveMotor):
         active, sticky = self.controller_faults()
         problems = self._problems
         answer_problem(self.spark, problems)  # the last call was a fault read
+        idle = self._idle_config
+        if (  # an idle mode not taken: tried again, once, while the Spark answers
+            idle is not None
+            and ANSWER not in problems
+            and self.apply_extra_config(idle, "idle mode", 1, RETRY_NOTE)
+        ):
+            self._idle_config = None
         text = None
         if problems or active:
             parts = list(dict.fromkeys(problems.values()))
