@@ -9,12 +9,14 @@ then asserts on it; a reading that never arrives fails the assertion. Each test 
 
 from __future__ import annotations
 
+import gc
 import itertools
 import math
 import time
 from collections.abc import Callable, Iterator
 from typing import Any, TypeVar
 
+import ntcore
 import phoenix5
 import pytest
 import wpilib
@@ -30,7 +32,7 @@ from swervelib.devices import ctre5, registry
 from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder, TalonSRXStandaloneEncoder
 from swervelib.devices.ctre5.pigeon import PigeonImu
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
-from swervelib.devices.faults import FaultAlert
+from swervelib.devices.faults import ALERT_GROUP, FaultAlert
 from swervelib.devices.interfaces import Device
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
@@ -140,6 +142,28 @@ def imu(type_name: str, inverted: bool) -> PigeonImu:
             imu_type=IMU_TYPES[type_name],
             inverted=inverted,
         )
+    )
+
+
+def test_a_pigeon_on_a_named_can_bus_says_the_bus_is_ignored() -> None:
+    """phoenix5 Pigeons are on the roboRIO bus: a ``canbus`` is ignored, with a warning Alert
+    that stays (it used to vanish as soon as it was raised)."""
+    device_id = next(_pigeon_ids)
+    gyro = PigeonImu(
+        ImuSettings(
+            label=f"test IMU (pigeon {device_id}, canbus)",
+            device=DeviceConfig("pigeon", device_id, "canivore"),
+            imu_type=IMU_TYPES["pigeon"],
+            inverted=False,
+        )
+    )
+    gc.collect()
+    wpilib.SmartDashboard.updateValues()
+    table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard")
+    warnings = table.getSubTable(ALERT_GROUP).getEntry("warnings").getStringArray([])
+    assert (
+        f"{gyro.label}: canbus `canivore` ignored: phoenix5 Pigeon IMUs are on the roboRIO bus"
+        in warnings
     )
 
 

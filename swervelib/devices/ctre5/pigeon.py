@@ -59,8 +59,10 @@ class PigeonImu(Imu):
         self._alert = FaultAlert(settings.label)
         self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
         device = settings.device
+        # kept: an Alert shows only while its object lives
+        self._canbus_alert = FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning)
         if device.canbus:
-            FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning).update(
+            self._canbus_alert.update(
                 f"canbus `{device.canbus}` ignored: phoenix5 Pigeon IMUs are on the roboRIO bus"
             )
         self.talon: phoenix5.TalonSRX | None = None
