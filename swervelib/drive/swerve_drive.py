@@ -722,8 +722,9 @@ class SwerveDrive(DriveSwitches):
         self._setpoints.forget()
 
     def set_idle_mode(self, brake: bool) -> None:
-        """Brake or coast on the drive motors. A motor that does not take it at once is tried
-        again by its health check (about once a second) until it does, with an Alert meanwhile."""
+        """Brake or coast on the drive motors. A Talon FX/FXS or Spark that does not take it at
+        once is tried again by its health check (about once a second, while it answers) until it
+        does, with an Alert meanwhile."""
         for module in self.modules:
             module.set_idle_mode(brake)
 
