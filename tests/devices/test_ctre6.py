@@ -604,9 +604,15 @@ def test_fresh_config_and_default_gains(module: Module) -> None:
 
 
 def took_neutral_mode(motor: Any, mode: Any) -> bool:
-    """Whether the Talon's configuration comes to read ``mode``, its health check (``fault()``,
-    which tries a neutral mode not taken again) run between readings as the drive runs it."""
-    return until(lambda: read_config(motor).motor_output.neutral_mode == mode, each=motor.fault)
+    """Whether the Talon's configuration comes to read ``mode``, its signals refreshed and its
+    health check (``fault()``, which tries a neutral mode not taken again while the Talon
+    answers) run between readings, as the drive runs them."""
+
+    def loop() -> None:
+        motor.refresh()
+        motor.fault()
+
+    return until(lambda: read_config(motor).motor_output.neutral_mode == mode, each=loop)
 
 
 class _Configurator:
@@ -655,6 +661,7 @@ def test_a_neutral_mode_not_taken_is_tried_again_by_the_health_check(module: Mod
         motor.set_brake(False)  # two attempts, both fail
         assert configurator.applied == 2
         assert alerts() == [f"{shown} after 2 attempts, tried again at each health check"]
+        settle([motor])  # answering, as its last refresh says: the health check tries
         motor.fault()  # the third failure: still to do, still shown
         assert configurator.applied == 3
         assert alerts() == [f"{shown}, tried again at each health check"]
