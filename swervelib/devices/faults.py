@@ -38,8 +38,8 @@ def with_retries(action: Callable[[], bool], attempts: int = 5) -> bool:
     return any(action() for _ in range(attempts))
 
 
-# The end of the Alert of a setting a device did not take and that its health check tries again.
-RETRY_NOTE = ", tried again at each health check"
+# The end of the Alert of a call kept for :meth:`ConfigCalls.retry_pending`.
+_RETRY_NOTE = ", tried again at each health check"
 
 
 class ConfigCalls:
@@ -48,11 +48,16 @@ class ConfigCalls:
     What did not apply is shown on one error Alert, ``<label>: failed to apply <what> after <n>
     attempts``, for as long as the device lives or until a later call of the same ``what``
     succeeds. The device keeps this object: an Alert exists only while its object does.
+
+    A call made with ``retry`` (a setting asked for while the robot runs, such as brake or coast)
+    that did not apply is kept, and :meth:`retry_pending`, which the device's health check calls,
+    tries it again until it applies.
     """
 
     def __init__(self, label: str) -> None:
         self._alert = FaultAlert(label)
         self._failed: dict[str, str] = {}
+        self._pending: dict[str, Callable[[], bool]] = {}
 
     @property
     def failed(self) -> tuple[str, ...]:
@@ -60,19 +65,30 @@ class ConfigCalls:
         return tuple(self._failed)
 
     def apply(
-        self, what: str, action: Callable[[], bool], attempts: int = 5, note: str = ""
+        self, what: str, action: Callable[[], bool], attempts: int = 5, *, retry: bool = False
     ) -> bool:
         """Run ``action`` until it returns True, at most ``attempts`` times; return whether it did.
-        ``note`` ends the Alert's text on failure (e.g. that the call will be tried again)."""
+        With ``retry``, an ``action`` that did not apply is kept for :meth:`retry_pending`; any
+        later call of the same ``what`` replaces it."""
+        self._pending.pop(what, None)
         if with_retries(action, attempts):
             if what in self._failed:
                 del self._failed[what]
                 self._show()
             return True
         tries = f" after {attempts} attempts" if attempts > 1 else ""
-        self._failed[what] = f"failed to apply {what}{tries}{note}"
+        self._failed[what] = f"failed to apply {what}{tries}{_RETRY_NOTE if retry else ''}"
+        if retry:
+            self._pending[what] = action
         self._show()
         return False
+
+    def retry_pending(self) -> None:
+        """Try each call kept by ``apply(..., retry=True)`` once more. For a device's health check,
+        only while the device answers: a try on a silent device waits out its timeout."""
+        if self._pending:
+            for what, action in list(self._pending.items()):
+                self.apply(what, action, 1, retry=True)
 
     def _show(self) -> None:
         self._alert.update("; ".join(self._failed.values()) or None)

@@ -7,7 +7,7 @@ import gc
 import ntcore
 import wpilib
 
-from swervelib.devices.faults import ALERT_GROUP, RETRY_NOTE, ConfigCalls
+from swervelib.devices.faults import ALERT_GROUP, ConfigCalls
 
 
 def errors() -> list[str]:
@@ -47,7 +47,7 @@ def test_what_did_not_apply_stays_on_the_alert_until_it_does() -> None:
     gains, mode = Answers(refusals=5), Answers(refusals=2)
     assert not calls.apply("gains", gains, attempts=5)
     assert gains.calls == 5
-    assert not calls.apply("neutral mode", mode, attempts=2, note=RETRY_NOTE)
+    assert not calls.apply("neutral mode", mode, attempts=2, retry=True)
     gc.collect()
     mine = [e for e in errors() if e.startswith("faults test device 2:")]
     assert mine == [
@@ -56,7 +56,8 @@ def test_what_did_not_apply_stays_on_the_alert_until_it_does() -> None:
     ]
     assert calls.failed == ("gains", "neutral mode")
 
-    assert calls.apply("neutral mode", mode, attempts=1, note=RETRY_NOTE)
+    calls.retry_pending()  # the kept call, once more: it applies now (gains was not kept)
+    assert (mode.calls, gains.calls) == (3, 5)
     assert calls.failed == ("gains",)
     mine = [e for e in errors() if e.startswith("faults test device 2:")]
     assert mine == ["faults test device 2: failed to apply gains after 5 attempts"]
@@ -68,8 +69,25 @@ def test_what_did_not_apply_stays_on_the_alert_until_it_does() -> None:
 
 def test_one_attempt_is_not_counted_in_the_text() -> None:
     calls = ConfigCalls("faults test device 3")
-    assert not calls.apply("idle mode", Answers(refusals=1), attempts=1, note=RETRY_NOTE)
+    assert not calls.apply("idle mode", Answers(refusals=1), attempts=1, retry=True)
     mine = [e for e in errors() if e.startswith("faults test device 3:")]
     assert mine == [
         "faults test device 3: failed to apply idle mode, tried again at each health check"
     ]
+
+
+def test_retry_pending_tries_each_kept_call_once_until_it_applies() -> None:
+    """Only calls made with ``retry`` are kept; each is tried once per :meth:`retry_pending`,
+    then forgotten once it applies; a later call of the same kind replaces the kept one."""
+    calls = ConfigCalls("faults test device 4")
+    first, mode = Answers(refusals=9), Answers(refusals=3)
+    assert not calls.apply("idle mode", first, attempts=1, retry=True)
+    assert not calls.apply("idle mode", mode, attempts=2, retry=True)  # the newer wish
+    calls.retry_pending()  # the third refusal
+    assert (first.calls, mode.calls) == (1, 3)
+    assert calls.failed == ("idle mode",)
+    calls.retry_pending()  # applies
+    assert mode.calls == 4
+    assert calls.failed == ()
+    calls.retry_pending()  # nothing kept
+    assert (first.calls, mode.calls) == (1, 4)

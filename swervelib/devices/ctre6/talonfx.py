@@ -21,7 +21,7 @@ from phoenix6.sim import TalonFXSimState
 
 from swervelib.config.catalog import Motor
 from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
-from swervelib.devices.faults import RETRY_NOTE, ConfigCalls, FaultAlert
+from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.seeding import PendingSeed
@@ -90,7 +90,6 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.device = device
         self._alert = FaultAlert(settings.label)
         self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
-        self._neutral_pending = False  # a neutral mode that did not apply, until it does
         self.guard = SetpointGuard(settings)
         angle = settings.role is Role.ANGLE
         # Mechanism unit -> adapter unit: module rotations -> degrees, or metres -> metres.
@@ -207,8 +206,8 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
 
     def fault(self) -> str | None:
         text = signal_fault(self._signals)
-        if self._neutral_pending and text is None:  # tried again only while the Talon answers
-            self._neutral_pending = not self._apply_neutral_mode(1)
+        if text is None:  # a neutral mode not taken is tried again only while the Talon answers
+            self.config_calls.retry_pending()
         self._alert.update(text)
         return text
 
@@ -262,18 +261,15 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         """Brake or coast, blocking at most 2 × 50 ms. If the Talon does not take it in that
         time, :meth:`fault` (the drive's health check, about once a second) tries again, once and
         only while the Talon answers, until it does; an Alert says so meanwhile."""
-        self._config.motor_output.neutral_mode = (
+        output = self._config.motor_output
+        output.neutral_mode = (
             signals.NeutralModeValue.BRAKE if brake else signals.NeutralModeValue.COAST
         )
-        self._neutral_pending = not self._apply_neutral_mode(RUNTIME_ATTEMPTS)
-
-    def _apply_neutral_mode(self, attempts: int) -> bool:
-        output = self._config.motor_output
-        return self.config_calls.apply(
+        self.config_calls.apply(
             "neutral mode",
             lambda: self.device.configurator.apply(output, RUNTIME_TIMEOUT_S).is_ok(),
-            attempts,
-            RETRY_NOTE,
+            RUNTIME_ATTEMPTS,
+            retry=True,
         )
 
     @property

@@ -58,7 +58,7 @@ from wpimath.system.plant import DCMotor
 from swervelib.angles import wrap_180
 from swervelib.config.catalog import BRUSHED_ENCODERS, BrushedEncoder
 from swervelib.config.model import PIDF, SteerFeedback
-from swervelib.devices.faults import RETRY_NOTE, ConfigCalls, FaultAlert
+from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.rev.pool import POOL
@@ -253,7 +253,6 @@ class SparkMotor(SwerveMotor):
         self._sim: SparkMotorSim | None = None
         self.last_faults: tuple[list[str], list[str]] = _NO_FAULTS
         self.config_calls = ConfigCalls(self.label)  # what did not apply, on an Alert
-        self._idle_config: Any = None  # an idle mode that did not apply, until it does
 
         self.configured = self.config_calls.apply(
             "motor configuration",
@@ -277,9 +276,9 @@ class SparkMotor(SwerveMotor):
         """An empty config object of this controller's kind (``SparkMaxConfig``/``SparkFlexConfig``)."""
         return rev.SparkMaxConfig() if self.controller == "sparkmax" else rev.SparkFlexConfig()
 
-    def apply_extra_config(self, config: Any, what: str, attempts: int = 5, note: str = "") -> bool:
+    def apply_extra_config(self, config: Any, what: str, *, retry: bool = False) -> bool:
         """Apply ``config`` on top of the current one (no reset, no flash write), with retries
-        (:meth:`ConfigCalls.apply`)."""
+        (:meth:`ConfigCalls.apply`; ``retry``: kept for the health check if it did not apply)."""
         return self.config_calls.apply(
             what,
             lambda: (
@@ -290,8 +289,7 @@ class SparkMotor(SwerveMotor):
                 )
                 == _OK
             ),
-            attempts,
-            note,
+            retry=retry,
         )
 
     def _full_config(self) -> Any:
@@ -409,8 +407,7 @@ class SparkMotor(SwerveMotor):
         an Alert says so meanwhile."""
         config = self.new_config()
         config.setIdleMode(_idle_mode(brake))
-        applied = self.apply_extra_config(config, "idle mode", note=RETRY_NOTE)
-        self._idle_config = None if applied else config
+        self.apply_extra_config(config, "idle mode", retry=True)
 
     # --- readings ------------------------------------------------------------------------------
 
@@ -469,13 +466,8 @@ class SparkMotor(SwerveMotor):
         active, sticky = self.controller_faults()
         problems = self._problems
         answer_problem(self.spark, problems)  # the last call was a fault read
-        idle = self._idle_config
-        if (  # an idle mode not taken: tried again, once, while the Spark answers
-            idle is not None
-            and ANSWER not in problems
-            and self.apply_extra_config(idle, "idle mode", 1, RETRY_NOTE)
-        ):
-            self._idle_config = None
+        if ANSWER not in problems:  # an idle mode not taken is tried again while it answers
+            self.config_calls.retry_pending()
         text = None
         if problems or active:
             parts = list(dict.fromkeys(problems.values()))
