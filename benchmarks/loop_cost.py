@@ -529,7 +529,7 @@ class Setup:
     floor: Floor
     batched_floor: Floor | None  # the floor on swervelib's phoenix6 batch (phoenix6 configs)
     telemetry_floor: TelemetryFloor  # the floor publishing what the library does at HIGH
-    # With --moving: each drive's physics (the floors command the HIGH drive's devices)
+    # With --moving: the one drive's physics (the floors command that drive's devices too)
     sims: dict[TelemetryVerbosity, SwerveSim] = field(default_factory=dict)
     # metres driven and degrees turned by each moving drive's simulated robot, while timed
     travelled: dict[TelemetryVerbosity, list[float]] = field(default_factory=dict)
@@ -632,7 +632,8 @@ def build(config: str, *, moving: TelemetryVerbosity | None = None, ids: int = 0
     drive, because a navX has no CAN id to move: drives at several levels would share it, and
     each drive's model would write its own robot's yaw into it. ``ids`` keeps two configurations
     apart: the simulated phoenix6 devices of the REV configuration (rio bus) and of the TalonFX
-    one (CANivore) have the same ids, and the simulator gave both drives one set of them."""
+    one (CANivore) have the same ids, and phoenix6's simulator keeps one device per id whatever
+    the bus (a CANcoder 9 on "rio" reads what was written to CANcoder 9 on "canivore")."""
     levels = LEVELS if moving is None else (moving,)
     drives = {
         level: SwerveDrive.from_directory(
