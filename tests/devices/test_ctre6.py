@@ -21,7 +21,6 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any, cast
 
-import ntcore
 import pytest
 import wpilib
 import wpilib.simulation
@@ -38,9 +37,10 @@ from swervelib.devices.ctre6.cancoder import CANcoderEncoder
 from swervelib.devices.ctre6.fxs_analog import TalonFXSAnalogEncoder
 from swervelib.devices.ctre6.pigeon2 import Pigeon2Imu
 from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
-from swervelib.devices.faults import ALERT_GROUP, with_retries
+from swervelib.devices.faults import with_retries
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
+from tests.sim import alert_texts
 from tests.waits import fresh_frames, until
 from tests.waits import read_config as read_device_config
 
@@ -214,9 +214,7 @@ def talon_states(motors: Sequence[Any]) -> str:
 
 
 def active_errors() -> list[str]:
-    wpilib.SmartDashboard.updateValues()
-    table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard")
-    return list(table.getSubTable(ALERT_GROUP).getEntry("errors").getStringArray([]))
+    return alert_texts(("errors",))
 
 
 @pytest.fixture

@@ -4,16 +4,12 @@ from __future__ import annotations
 
 import gc
 
-import ntcore
-import wpilib
-
-from swervelib.devices.faults import ALERT_GROUP, ConfigCalls
+from swervelib.devices.faults import ConfigCalls
+from tests.sim import alert_texts
 
 
 def errors() -> list[str]:
-    wpilib.SmartDashboard.updateValues()
-    table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard")
-    return list(table.getSubTable(ALERT_GROUP).getEntry("errors").getStringArray([]))
+    return alert_texts(("errors",))
 
 
 class Answers:

@@ -23,17 +23,16 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import ntcore
 import pytest
-import wpilib
 from wpilib import simulation
 
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES
 from swervelib.config.model import DeviceConfig
 from swervelib.devices import registry
-from swervelib.devices.faults import ALERT_GROUP, NOT_A_NUMBER
+from swervelib.devices.faults import NOT_A_NUMBER
 from swervelib.devices.settings import EncoderSettings, ImuSettings
 from swervelib.devices.wpilib_sensors import PORTS, encoders, gyros
+from tests.sim import alert_texts
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -70,9 +69,7 @@ def encoder_settings(type_name: str, channel: int, inverted: bool) -> EncoderSet
 
 def published_alerts(level: str) -> list[str]:
     """The texts WPILib publishes for the swerve Alert group (``errors`` / ``warnings``)."""
-    wpilib.SmartDashboard.updateValues()
-    table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard")
-    return list(table.getSubTable(ALERT_GROUP).getStringArray(level, []))
+    return alert_texts((level,))
 
 
 def step(seconds: float = 0.02) -> None:

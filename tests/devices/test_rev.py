@@ -15,10 +15,8 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
-import ntcore
 import pytest
 import rev
-import wpilib
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from wpilib.simulation import DriverStationSim
@@ -31,6 +29,7 @@ from swervelib.devices.rev.encoders import SparkAnalogEncoder, SparkAttachedEnco
 from swervelib.devices.rev.motor import SparkMotor
 from swervelib.devices.settings import EncoderSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
+from tests.sim import alert_texts
 
 # type string -> (controller class, DCMotor factory) as YAGSL maps them
 MOTORS: dict[str, tuple[type, str]] = {
@@ -132,9 +131,7 @@ def hold(motor: SparkMotor, rotor: float, steps: int, rps: float = 0.0) -> None:
 
 
 def alerts(kind: str = "errors") -> list[str]:
-    wpilib.SmartDashboard.updateValues()
-    table = ntcore.NetworkTableInstance.getDefault().getTable("SmartDashboard")
-    return list(table.getSubTable("Swerve Alerts").getEntry(kind).getStringArray([]))
+    return alert_texts((kind,))
 
 
 def turned(before: float, after: float) -> float:
