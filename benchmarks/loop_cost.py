@@ -293,9 +293,16 @@ class TalonCancoderPigeonFloor(Floor):
             *self.absolute,
             self.yaw,
         ]
-        # krakenx60 (not the _foc type): no FOC commutation, as the library configures it
-        self.steer_requests = [controls.PositionVoltage(0.0, enable_foc=False) for _ in modules]
-        self.drive_requests = [controls.VelocityVoltage(0.0, enable_foc=False) for _ in modules]
+        # krakenx60 (not the _foc type): no FOC commutation, as the library configures it; one-shot
+        # frames (update_freq_hz 0), as the library sends them
+        self.steer_requests = [
+            controls.PositionVoltage(0.0, enable_foc=False).with_update_freq_hz(0.0)
+            for _ in modules
+        ]
+        self.drive_requests = [
+            controls.VelocityVoltage(0.0, enable_foc=False).with_update_freq_hz(0.0)
+            for _ in modules
+        ]
         super().__init__(drive, batched=batched)
 
     def read(self) -> None:

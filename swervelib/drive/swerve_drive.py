@@ -149,6 +149,7 @@ class SwerveDrive(DriveSwitches):
         self._setpoints = SetpointGenerator(self.kinematics)
         self.command_timeout = command_timeout
         self._commanded = False  # a command is in force (stop() is not one)
+        self._direct = False  # ... and it is robot code driving the modules itself (feed())
         self._command_time = 0.0  # the loop time of the latest command
         self._expiry_alert = FaultAlert("Swerve command expired", wpilib.Alert.AlertType.kWarning)
         self._telemetry_callbacks: list[Callable[[DriveState], None]] = []
@@ -377,7 +378,8 @@ class SwerveDrive(DriveSwitches):
         misconfiguration checks, so their cost is spread thin over the loops.
         """
         now = wpilib.Timer.getFPGATimestamp()
-        dt = now - self._last_time
+        previous = self._last_time
+        dt = now - previous
         if not 0.0 <= dt <= 0.1:  # time stood still or went back (0), or a long pause (0.1 s)
             dt = 0.0 if dt < 0.0 else 0.1
         self._last_time = now
@@ -421,9 +423,13 @@ class SwerveDrive(DriveSwitches):
             dt,
             self._wheels,
         )
-        timeout = self.command_timeout
-        if self._commanded and timeout is not None and now - self._command_time > timeout:
-            self._expire(now - self._command_time)
+        if self._commanded:
+            age = now - self._command_time
+            timeout = self.command_timeout
+            if timeout is not None and age > timeout:
+                self._expire(age)
+            elif self._command_time < previous and not self._direct:
+                self._hold()
         if self._loop_count % HEALTH_CHECK_EVERY == 1:  # one device's fault check, in turn
             self.health_checks.run_next()
         self.diagnostics.observe_modules(dt)
@@ -465,13 +471,29 @@ class SwerveDrive(DriveSwitches):
                 "stopped; call a drive method every loop"
             )
 
+    def _hold(self) -> None:
+        """No drive method was called in the last loop: apply the command in force again.
+
+        A command lasts until ``command_timeout``, but a motor controller does not keep it by
+        itself: a Talon FX/FXS gets one-shot control frames and goes neutral about 100 ms after
+        the last. Each module follows its last target again (speed and angle, without the path
+        feedforward), cosine-compensated for where it points now, so a module that was still
+        turning also drives once it is there."""
+        self._targets = [
+            module.command(speed, angle)
+            for module, (speed, angle) in zip(self.modules, self._targets, strict=True)
+        ]
+
     def feed(self) -> None:
         """Say the drive's current command still holds this loop (for code that drives the
-        modules directly, as SysId does), so it does not expire."""
+        modules directly, as SysId does), so it does not expire. That code commands the modules
+        every loop itself: the drive does not re-apply its own last command over it."""
         self._command_time = self._last_time
+        self._direct = True
 
     def _mark_commanded(self) -> None:
         self._commanded = True
+        self._direct = False
         self._command_time = self._last_time
         if self._expiry_alert.active is not None:
             self._expiry_alert.update(None)

@@ -45,6 +45,8 @@ if TYPE_CHECKING:
 
 MAX_SUBSTEP_S = 0.002
 MAX_STEP_S = 1.0
+# How long a step waits for a phoenix6 motor to take its command (stepped time): ten frames.
+COMMAND_WAIT_S = 0.1
 # The rotating parts of a drive: a brushless FRC motor's rotor and gearbox, reflected to the motor
 # shaft (kg·m²), and a 4 in wheel with its hub about its axle (kg·m²). Approximate; they decide
 # how fast a slipping wheel spins up, not how fast a gripping robot accelerates.
@@ -230,6 +232,11 @@ class SwerveSim:
             )
         if count not in (2, 3, 4, 6):
             raise ValueError("WPILib kinematics support 2, 3, 4 or 6 modules")
+        self._phoenix6_motors = any(
+            motor.status_signals()
+            for corner in self._corners
+            for motor in (corner.angle_motor, corner.drive_motor)
+        )
         self._kinematics: Any = getattr(kinematics, f"SwerveDrive{count}Kinematics")(
             *(c.location for c in self._corners)
         )
@@ -318,6 +325,33 @@ class SwerveSim:
         hold_enable()  # and through the next loop, until the next step
         return updated
 
+    def _await_commands(self) -> None:
+        """In stepped time, let every phoenix6 motor take the command just sent before the
+        physics reads its output: wait for a status frame of each, sent after this call.
+
+        A Talon takes a control frame in its own (wall-clock) time and goes neutral about 100 ms
+        after the last one-shot frame (:mod:`swervelib.devices.ctre6.talonfx`). Without the wait
+        the physics reads what it applies for the loop before's command, and nothing at all
+        after a loop that took longer than 100 ms of real time (a busy machine). In real time
+        (``robotpy sim``) the Talons run alongside the loop: nothing to wait for. A motor that
+        is disconnected sends nothing and is not waited for."""
+        from wpilib.simulation import isTimingPaused
+
+        if not isTimingPaused():
+            return
+        signals = [
+            signal
+            for corner in self._corners
+            for motor in (corner.angle_motor, corner.drive_motor)
+            if getattr(motor.sim, "connected", True)
+            for signal in motor.status_signals()
+        ]
+        if signals:
+            from swervelib.devices.ctre6.batch import group_by_bus, wait_for_frame
+
+            for group in group_by_bus(signals):
+                wait_for_frame(group, COMMAND_WAIT_S)
+
     def step(self, dt: float) -> None:
         """Advance the physical robot by ``dt`` seconds and update every sensor.
 
@@ -326,6 +360,8 @@ class SwerveSim:
         """
         if not dt > 0.0:  # also NaN
             return
+        if self._phoenix6_motors:  # (phoenix6 motors have status signals; no other vendor's do)
+            self._await_commands()
         dt = min(dt, MAX_STEP_S)  # a paused process (or an infinite dt) catches up at most this
         substeps = max(1, math.ceil(dt / MAX_SUBSTEP_S))
         h = dt / substeps

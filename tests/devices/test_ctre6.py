@@ -479,22 +479,27 @@ def test_applied_voltage_follows_flag(module: Module, enabled: None) -> None:
             module.turn(m, module.rotor[m], 0.0)
 
 
+def command_volts(module: Module, motors: Sequence[Any], volts: float) -> None:
+    """Command ``volts`` every loop (then a physics step) until every Talon reports applying it."""
+
+    def loop() -> None:
+        for m in motors:
+            m.set_voltage(volts)
+        module.feed()
+
+    assert eventually(
+        lambda: all(close(m.get_applied_volts(), volts, 0.15) for m in motors),
+        motors,
+        tick=loop,
+    ), talon_states(motors)
+
+
 def test_applied_volts_and_current_are_reported(module: Module, enabled: None) -> None:
     """get_applied_volts: the commanded direction after inversion; get_current_amps: the stator
     current, finite."""
     motors = list(module.drive.values())
-
-    def loop() -> None:
-        for m in motors:
-            m.set_voltage(3.0)
-        module.feed()
-
     try:
-        assert eventually(
-            lambda: all(close(m.get_applied_volts(), 3.0, 0.15) for m in motors),
-            motors,
-            tick=loop,
-        ), talon_states(motors)
+        command_volts(module, motors, 3.0)
         assert all(math.isfinite(m.get_current_amps()) for m in motors)
     finally:
         for m in motors:
@@ -550,6 +555,28 @@ def test_closed_loop_velocity_adds_feedforward_volts(module: Module, enabled: No
             ),
             motors,
             tick=loop,
+        ), talon_states(motors)
+    finally:
+        for m in motors:
+            m.set_voltage(0.0)
+
+
+def test_a_talon_whose_commands_stop_goes_neutral(module: Module, enabled: None) -> None:
+    """Control frames are one-shot (``update_freq_hz`` 0, as phoenix6's own swerve module sends
+    them), not repeated by phoenix6 in the background, whose repeats could leave a Talon on an
+    earlier request in a busy process: a Talon that is no longer commanded lapses to neutral,
+    like a WPILib motor under motor safety. The drive re-applies a command that lasts."""
+    motors = list(module.drive.values())
+    for motor in motors:
+        requests = (motor._voltage_request, motor._velocity_request, motor._position_request)
+        assert all(request.update_freq_hz == 0.0 for request in requests)
+    try:
+        command_volts(module, motors, 3.0)
+        # no more commands: the physics goes on, the last frame lapses
+        assert eventually(
+            lambda: all(abs(m.sim.applied_voltage()) < 0.01 for m in motors),
+            motors,
+            tick=module.feed,
         ), talon_states(motors)
     finally:
         for m in motors:

@@ -3,8 +3,12 @@ like a pyfrc test, with loops that take longer in wall-clock time than on an idl
 
 from __future__ import annotations
 
+import json
+import shutil
 import time
+from pathlib import Path
 
+import pytest
 from phoenix6 import unmanaged
 from wpimath.kinematics import ChassisSpeeds
 
@@ -19,29 +23,68 @@ SLOW_LOOP_S = 0.3
 FORWARD = ChassisSpeeds(1.0, 0.0, 0.0)
 
 
-def drive_forward(seconds: float, pause_s: float) -> tuple[float, list[bool]]:
+def drive_forward(directory: Path, seconds: float, pause_s: float) -> tuple[float, list[bool]]:
     """Drive forward for ``seconds`` of stepped time, each loop taking ``pause_s`` more of wall
-    time before the physics reads the motors; how far the robot went, and whether phoenix6 had
-    its devices enabled in each loop when the physics read them."""
+    time before it commands the drive; how far the robot went, and whether phoenix6 had its
+    devices enabled in each loop when the physics read them.
+
+    The pause comes before the command, as in a robot loop whose code is slow. The Talons get
+    one-shot control frames (``swervelib.devices.ctre6.talonfx``), which lapse about 100 ms after
+    they are sent, on a robot as here: a Talon with a closed-loop ramp then starts again from
+    0 V. ``directory`` has no ramp, so what this checks is that each command is taken and the
+    enable held, not the ramp."""
     enabled: list[bool] = []
 
     def forward(drive: SwerveDrive) -> None:
+        time.sleep(pause_s)  # a busy machine, since the last step
         drive.drive(FORWARD)
-        time.sleep(pause_s)  # a busy machine, between the command and the physics
         enabled.append(unmanaged.get_enable_state())
 
-    with simulated(KRAKEN) as h:
+    with simulated(directory) as h:
         h.run(seconds, forward)
         return h.sim.true_pose.X(), enabled
 
 
-def test_a_slow_stepped_loop_keeps_the_talons_powered() -> None:
+@pytest.fixture(scope="module")
+def no_ramp(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``deploy/kraken_cancoder_pigeon2`` without its closed-loop ramps."""
+    directory = tmp_path_factory.mktemp("kraken") / "no_ramp"
+    shutil.copytree(KRAKEN, directory)
+    physical = directory / "modules" / "physicalproperties.json"
+    properties = json.loads(physical.read_text())
+    properties["rampRate"] = {"drive": 0.0, "angle": 0.0}
+    physical.write_text(json.dumps(properties, indent=2))
+    return directory
+
+
+def test_a_slow_stepped_loop_keeps_the_talons_powered(no_ramp: Path) -> None:
     """phoenix6 feeds its enable on simulated time, for 100 ms of wall-clock time: a stepped loop
     that takes longer (a loaded CI machine) used to leave every Talon unpowered when the physics
     read it, and the robot short of where it drove (a corpus test turned 22° of a quarter turn).
     ``SwerveSim.wait_for_readings`` holds the enable while the Driver Station is enabled."""
-    quick, quick_enabled = drive_forward(0.3, 0.0)
-    slow, slow_enabled = drive_forward(0.3, SLOW_LOOP_S)
+    quick, quick_enabled = drive_forward(no_ramp, 0.3, 0.0)
+    slow, slow_enabled = drive_forward(no_ramp, 0.3, SLOW_LOOP_S)
     assert quick > 0.15, quick  # 1 m/s for 0.3 s, from standing
     assert slow > 0.5 * quick, (slow, quick, slow_enabled)
     assert all(quick_enabled) and all(slow_enabled), (quick_enabled, slow_enabled)
+
+
+def test_a_command_given_once_holds_while_it_lasts() -> None:
+    """The Talons' one-shot control frames lapse about 100 ms after the last: a command that
+    lasts (``command_timeout`` None: until the next) is applied again by ``periodic()`` in each
+    loop that robot code does not renew it, so the robot drives on as when it is renewed."""
+    with simulated(KRAKEN) as h:
+        drive = h.drive
+        drive.command_timeout = None
+        try:
+            h.run(0.02, lambda d: d.drive(FORWARD))  # one command
+            h.run(1.0)  # and no other
+            once = h.sim.true_pose.X()
+            assert any(m.speed_setpoint_mps > 0.5 for m in drive.modules)
+        finally:
+            drive.command_timeout = 0.1
+    with simulated(KRAKEN) as h:
+        h.run(1.02, lambda d: d.drive(FORWARD))  # renewed every loop
+        renewed = h.sim.true_pose.X()
+    assert renewed > 0.5, renewed  # 1 m/s for 1 s, from standing
+    assert once > 0.9 * renewed, (once, renewed)

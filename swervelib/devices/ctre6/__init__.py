@@ -120,6 +120,11 @@ class SimDisconnect:
     _device_id: int
     _destroyed: bool = False
 
+    @property
+    def connected(self) -> bool:
+        """False once :meth:`set_connected` disconnected the device (it sends nothing more)."""
+        return not self._destroyed
+
     def set_connected(self, connected: bool) -> None:
         if connected:
             if self._destroyed:

@@ -50,12 +50,18 @@ def group_by_bus(signals: Iterable[Any]) -> list[list[Any]]:
     return list(groups.values())
 
 
+def wait_for_frame(group: list[Any], timeout_s: float) -> bool:
+    """Wait until every signal of ``group`` (one CAN bus) has received a new frame; False when
+    one did not within ``timeout_s``."""
+    return BaseStatusSignal.wait_for_all(timeout_s, group).is_ok()
+
+
 def wait_for_frames(groups: Sequence[list[Any]], timeout_s: float) -> bool:
     """Wait until every signal of each group (one CAN bus each) has received two new frames, the
     second sent after this call; False when a group did not within ``timeout_s``."""
     for group in groups:
         for _ in range(2):  # a frame already on its way when this is called has older data
-            if not BaseStatusSignal.wait_for_all(timeout_s, group).is_ok():
+            if not wait_for_frame(group, timeout_s):
                 return False
     return True
 

@@ -8,6 +8,16 @@ Inversion uses phoenix6's own meaning: ``MotorSettings.inverted`` True is
 ``InvertedValue.CLOCKWISE_POSITIVE`` (YAGSL 2025+ flips this; we do not). The simulation hook speaks
 the bare motor's frame: ``sim_state.orientation`` stays at its default, so the Talon applies the
 configured inversion itself, as on the robot.
+
+Control requests are one-shot frames (``update_freq_hz`` 0), as phoenix6's own swerve module sends
+them: each call sends its frame at once, and phoenix6 does not repeat it in the background. A Talon
+whose commands stop goes neutral after about 100 ms, like a WPILib motor under motor safety; the
+drive sends its command in force every loop (``SwerveDrive.periodic`` re-applies one the robot code
+did not renew), so nothing stops while a command holds. With phoenix6's default (a frame repeated
+at 100 Hz by a background thread), a busy process could leave a Talon on a stale, earlier request:
+measured in simulation with the test process sharing one core with four busy ones, three Talons of
+a corpus robot kept the ``VoltageOut(0)`` of a stop while the drive sent them ``PositionVoltage`` and
+``VelocityVoltage`` (status OK) every loop for a second (9 runs of 77); with one-shot frames, 0 of 50.
 """
 
 from __future__ import annotations
@@ -34,6 +44,8 @@ DEFAULT_DRIVE_KP = 0.1
 # Calls that may happen while the robot runs (seeding, idle mode) block at most 2 x 50 ms.
 RUNTIME_TIMEOUT_S = 0.05
 RUNTIME_ATTEMPTS = 2
+# Control frames are sent once per call, never repeated by phoenix6 (see the module docstring).
+ONE_SHOT: Final = 0.0
 # A reading this close to a seed (sensor rotations) shows it (see swervelib.devices.seeding).
 SEED_MATCH_ROTATIONS: Final = 0.01
 
@@ -144,11 +156,17 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
             [self._position] if self._lazy_velocity else [self._position, self._velocity]
         )
 
-        # Control requests, allocated once and mutated per call.
+        # Control requests, allocated once and mutated per call; one-shot frames (module docstring).
         foc = self.motor in _FOC_MOTORS and self.CONTROLLER == "talonfx"
-        self._voltage_request = controls.VoltageOut(0.0, enable_foc=foc)
-        self._velocity_request = controls.VelocityVoltage(0.0, enable_foc=foc, slot=0)
-        self._position_request = controls.PositionVoltage(0.0, enable_foc=foc, slot=0)
+        self._voltage_request = controls.VoltageOut(0.0, enable_foc=foc).with_update_freq_hz(
+            ONE_SHOT
+        )
+        self._velocity_request = controls.VelocityVoltage(
+            0.0, enable_foc=foc, slot=0
+        ).with_update_freq_hz(ONE_SHOT)
+        self._position_request = controls.PositionVoltage(
+            0.0, enable_foc=foc, slot=0
+        ).with_update_freq_hz(ONE_SHOT)
 
         self._sim = TalonSim(device, self.SIM_DEVICE_TYPE)
         self._age: Any = None  # the position frame's age, for latency compensation (drive motors)
