@@ -15,9 +15,10 @@ whose commands stop goes neutral after about 100 ms, like a WPILib motor under m
 drive sends its command in force every loop (``SwerveDrive.periodic`` re-applies one the robot code
 did not renew), so nothing stops while a command holds. With phoenix6's default (a frame repeated
 at 100 Hz by a background thread), a busy process could leave a Talon on a stale, earlier request:
-measured in simulation with the test process sharing one core with four busy ones, three Talons of
-a corpus robot kept the ``VoltageOut(0)`` of a stop while the drive sent them ``PositionVoltage`` and
-``VelocityVoltage`` (status OK) every loop for a second (9 runs of 77); with one-shot frames, 0 of 50.
+in simulation, with the test process sharing one core with four busy ones, three Talons of a
+corpus robot kept the ``VoltageOut(0)`` of a stop while the drive sent them ``PositionVoltage`` and
+``VelocityVoltage`` (status OK) every loop for a second, in 9 runs of 77; with one-shot frames, in
+none of 50 (docs/reliability.md).
 """
 
 from __future__ import annotations
