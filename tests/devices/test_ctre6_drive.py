@@ -69,11 +69,11 @@ def test_a_slow_stepped_loop_keeps_the_talons_powered(no_ramp: Path) -> None:
     assert all(quick_enabled) and all(slow_enabled), (quick_enabled, slow_enabled)
 
 
-def test_a_command_given_once_holds_while_it_lasts() -> None:
+def test_a_command_given_once_holds_while_it_lasts(no_ramp: Path) -> None:
     """The Talons' one-shot control frames lapse about 100 ms after the last: a command that
     lasts (``command_timeout`` None: until the next) is applied again by ``periodic()`` in each
     loop that robot code does not renew it, so the robot drives on as when it is renewed."""
-    with simulated(KRAKEN) as h:
+    with simulated(no_ramp) as h:
         drive = h.drive
         drive.command_timeout = None
         try:
@@ -83,7 +83,7 @@ def test_a_command_given_once_holds_while_it_lasts() -> None:
             assert any(m.speed_setpoint_mps > 0.5 for m in drive.modules)
         finally:
             drive.command_timeout = 0.1
-    with simulated(KRAKEN) as h:
+    with simulated(no_ramp) as h:
         h.run(1.02, lambda d: d.drive(FORWARD))  # renewed every loop
         renewed = h.sim.true_pose.X()
     assert renewed > 0.5, renewed  # 1 m/s for 1 s, from standing
