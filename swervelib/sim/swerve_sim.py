@@ -232,11 +232,13 @@ class SwerveSim:
             )
         if count not in (2, 3, 4, 6):
             raise ValueError("WPILib kinematics support 2, 3, 4 or 6 modules")
-        self._phoenix6_motors = any(
-            motor.status_signals()
+        # the motors whose commands a step waits for (phoenix6: no other vendor's have signals)
+        self._phoenix6_motors = [
+            motor
             for corner in self._corners
             for motor in (corner.angle_motor, corner.drive_motor)
-        )
+            if motor.status_signals()
+        ]
         self._kinematics: Any = getattr(kinematics, f"SwerveDrive{count}Kinematics")(
             *(c.location for c in self._corners)
         )
@@ -341,8 +343,7 @@ class SwerveSim:
             return
         signals = [
             signal
-            for corner in self._corners
-            for motor in (corner.angle_motor, corner.drive_motor)
+            for motor in self._phoenix6_motors
             if getattr(motor.sim, "connected", True)
             for signal in motor.status_signals()
         ]
@@ -360,7 +361,7 @@ class SwerveSim:
         """
         if not dt > 0.0:  # also NaN
             return
-        if self._phoenix6_motors:  # (phoenix6 motors have status signals; no other vendor's do)
+        if self._phoenix6_motors:
             self._await_commands()
         dt = min(dt, MAX_STEP_S)  # a paused process (or an infinite dt) catches up at most this
         substeps = max(1, math.ceil(dt / MAX_SUBSTEP_S))

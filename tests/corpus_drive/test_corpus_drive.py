@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import os
+import sys
 
 import pytest
 from wpimath.kinematics import ChassisSpeeds
@@ -76,12 +77,11 @@ class _Trace:
 
     @staticmethod
     def _enable() -> str:
-        try:
-            from phoenix6 import unmanaged
-
-            return "en" if unmanaged.get_enable_state() else "DIS"
-        except ImportError:
+        """phoenix6's enable, when the drive loaded phoenix6 (never loaded for a REV robot)."""
+        unmanaged = sys.modules.get("phoenix6.unmanaged")
+        if unmanaged is None:
             return "-"
+        return "en" if unmanaged.get_enable_state() else "DIS"
 
     def __str__(self) -> str:
         keep = [
