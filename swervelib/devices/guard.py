@@ -58,7 +58,10 @@ class SetpointGuard:
         return -limit if volts < -limit else min(volts, limit)
 
     def velocity(self, speed: float, feedforward_volts: float) -> tuple[float, float] | None:
-        """Speed within ±free speed and feedforward within ±max volts, or None (refused)."""
+        """Speed within ±free speed and feedforward within ±max volts, or None (refused).
+
+        The adapters test the usual case (both already in range) themselves and call this only
+        otherwise: it runs in every module's command, every loop."""
         limit, volts = self.max_speed, self.max_volts
         if -limit <= speed <= limit and -volts <= feedforward_volts <= volts:  # the usual case
             return speed, feedforward_volts

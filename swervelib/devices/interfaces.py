@@ -206,11 +206,7 @@ class Imu(Device):
 
 class UsableFlag:
     """For an adapter whose getter decides, reading by reading, whether the value is usable: the
-    flag it sets, returned by :attr:`usable` without a fault check. Put it before the interface
-    (``class X(UsableFlag, AbsoluteEncoder)``)."""
+    flag it sets, a plain attribute, so the module's per-loop read of :attr:`usable` is no call.
+    Put it before the interface (``class X(UsableFlag, AbsoluteEncoder)``)."""
 
-    _usable = True
-
-    @property
-    def usable(self) -> bool:
-        return self._usable
+    usable: bool = True

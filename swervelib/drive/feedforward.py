@@ -31,9 +31,3 @@ def derived_feedforward(
     mass_share = physical.robot_mass_kg / module_count
     ka = mass_share * (metres / (2 * math.pi)) * motor.R / motor.Kt
     return DriveFeedforward(ks=0.0, kv=NOMINAL_VOLTS / module.max_drive_speed_mps, ka=ka)
-
-
-def volts(feedforward: DriveFeedforward, speed: float, acceleration: float = 0.0) -> float:
-    """kS·sign(speed) + kV·speed + kA·acceleration."""
-    friction = feedforward.ks if speed > 0.0 else -feedforward.ks if speed < 0.0 else 0.0
-    return friction + feedforward.kv * speed + feedforward.ka * acceleration

@@ -42,7 +42,6 @@ from swervelib.angles import RADIANS_PER_DEGREE, wrap_180, wrap_360
 from swervelib.config.model import DriveFeedforward, ModuleConfig, SteerFeedback
 from swervelib.devices.faults import FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, SwerveMotor
-from swervelib.drive.feedforward import volts
 from swervelib.text import shown_number
 
 NOMINAL_VOLTS = 12.0
@@ -372,7 +371,10 @@ class SwerveModule:
             steer = (target + self._offset) % 360.0  # the absolute encoder's frame
         else:
             steer = None  # 0 V: the Spark's feedback sensor cannot be trusted
-        ff_volts = volts(self.feedforward, speed, acceleration_mps2)
+        feedforward = self.feedforward  # kS·sign(speed) + kV·speed + kA·acceleration, inline
+        ff_volts = feedforward.kv * speed + feedforward.ka * acceleration_mps2
+        if speed != 0.0:
+            ff_volts += feedforward.ks if speed > 0.0 else -feedforward.ks
         try:
             if steer is not None:
                 self.angle_motor.set_angle(steer)

@@ -37,7 +37,6 @@ from swervelib.devices.ctre6.cancoder import CANcoderEncoder
 from swervelib.devices.ctre6.fxs_analog import TalonFXSAnalogEncoder
 from swervelib.devices.ctre6.pigeon2 import Pigeon2Imu
 from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
-from swervelib.devices.faults import with_retries
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
 from tests.sim import alert_texts
@@ -235,9 +234,17 @@ def enabled() -> Iterator[None]:
 
 
 def apply_stale(device: Any, config: Any) -> None:
-    """Apply a test's set-up configuration. phoenix6's simulator sometimes answers a device's very
-    first configuration call with TX_FAILED, so retry as the adapters do (``with_retries``)."""
-    assert with_retries(lambda: device.configurator.apply(config, 1.0).is_ok())
+    """Apply a test's set-up configuration, trying until the device takes it. phoenix6's simulator
+    sometimes answers a device's very first configuration call with TX_FAILED, and on a loaded
+    machine a newly made device can miss five 1 s timeouts in a row (seen once in seven runs with
+    the test and four busy processes on one core), so this waits on the device, not on a count."""
+    status: list[Any] = []
+
+    def applied() -> bool:
+        status.append(device.configurator.apply(config, 1.0))
+        return bool(status[-1].is_ok())
+
+    assert until(applied), f"set-up configuration never applied: last {status[-5:]}"
 
 
 def stale_config(settings: MotorSettings) -> None:

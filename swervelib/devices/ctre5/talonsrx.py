@@ -207,11 +207,14 @@ class TalonSRXMotor(SwerveMotor):
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
         feed_enable()
-        checked = self.guard.velocity(units_per_second, feedforward_volts)
-        if checked is None:  # NaN or infinite
-            self.talon.neutralOutput()
-            return
-        units_per_second, feedforward_volts = checked
+        guard = self.guard
+        speed, volts = guard.max_speed, guard.max_volts
+        if not (-speed <= units_per_second <= speed and -volts <= feedforward_volts <= volts):
+            checked = guard.velocity(units_per_second, feedforward_volts)
+            if checked is None:  # NaN or infinite
+                self.talon.neutralOutput()
+                return
+            units_per_second, feedforward_volts = checked
         native = units_per_second / self._unit / 10.0  # counts per 100 ms
         self.talon.set(
             phoenix5.ControlMode.Velocity,

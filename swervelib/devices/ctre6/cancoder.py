@@ -84,13 +84,13 @@ class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
     def get_absolute_degrees(self) -> float:
         signal, magnet = self._absolute, self._magnet
         value = signal.value_as_double
-        self._usable = (
+        self.usable = (
             signal.status is OK
             and value == value  # not NaN
             and magnet.status is OK
             and magnet.value_as_double not in _BAD_MAGNET
         )
-        if self._usable:
+        if self.usable:
             degrees = value * 360.0
             if not 0.0 <= degrees < 360.0:
                 degrees %= 360.0

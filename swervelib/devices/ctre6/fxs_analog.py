@@ -63,8 +63,8 @@ class TalonFXSAnalogEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
     def get_absolute_degrees(self) -> float:
         signal = self._voltage
         volts = signal.value_as_double
-        self._usable = signal.status is OK and math.isfinite(volts)
-        if self._usable:
+        self.usable = signal.status is OK and math.isfinite(volts)
+        if self.usable:
             degrees = (volts / FULL_SCALE_VOLTS * 360.0) % 360.0
             if self.settings.inverted:
                 degrees = (-degrees) % 360.0

@@ -61,8 +61,8 @@ class Pigeon2Imu(SignalDevice, UsableFlag, Imu):
     def get_raw_yaw_degrees(self) -> float:
         signal = self._yaw
         value = signal.value_as_double
-        self._usable = signal.status is OK and value == value  # answering, not NaN
-        if self._usable:
+        self.usable = signal.status is OK and value == value  # answering, not NaN
+        if self.usable:
             self._last_yaw = self._sign * value
         return self._last_yaw
 

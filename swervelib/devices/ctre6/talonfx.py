@@ -241,11 +241,14 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.device.set_control(request)
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
-        checked = self.guard.velocity(units_per_second, feedforward_volts)
-        if checked is None:  # NaN or infinite
-            self.set_voltage(0.0)
-            return
-        units_per_second, feedforward_volts = checked
+        guard = self.guard
+        speed, volts = guard.max_speed, guard.max_volts
+        if not (-speed <= units_per_second <= speed and -volts <= feedforward_volts <= volts):
+            checked = guard.velocity(units_per_second, feedforward_volts)
+            if checked is None:  # NaN or infinite
+                self.set_voltage(0.0)
+                return
+            units_per_second, feedforward_volts = checked
         request = self._velocity_request
         request.velocity = units_per_second / self._scale
         request.feed_forward = feedforward_volts

@@ -153,12 +153,12 @@ class NavXImu(UsableFlag, Imu):
             if angle - angle == 0.0:  # finite (the usual case: checked() inline)
                 self._last_yaw = -self._sign * angle  # navX angles are clockwise positive
                 self._value_fault = None
-                self._usable = True
+                self.usable = True
             else:
                 self._last_yaw = self._read(-angle, self._last_yaw)
-                self._usable = False
+                self.usable = False
         else:
-            self._usable = False
+            self.usable = False
         return self._last_yaw
 
     def get_yaw_rate_dps(self) -> float:

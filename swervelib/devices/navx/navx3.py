@@ -70,16 +70,16 @@ class NavX3Imu(UsableFlag, Imu):
         second), not here, so this stays cheap enough for every loop."""
         device = self._device
         if device is None:
-            self._usable = False
+            self.usable = False
             return self._sign * self._continuous
         error, rotation = device.getRotation2D()
         degrees = rotation.degrees()
         if error or not math.isfinite(degrees):
             self._fault = ERROR_READING if error else "reading NaN"
-            self._usable = False
+            self.usable = False
         else:
             self._fault = None
-            self._usable = True
+            self.usable = True
             if self._wrapped is None:
                 self._continuous = degrees
             else:

@@ -111,7 +111,7 @@ class _SparkSensor(UsableFlag, AbsoluteEncoder):
             spark_faults.append("the Spark reports a CAN fault")
         self._spark_fault = bool(spark_faults) or ANSWER in self._problems
         if self._spark_fault:
-            self._usable = False
+            self.usable = False
         text = None
         if self._problems or spark_faults:
             text = "; ".join([*dict.fromkeys(self._problems.values()), *spark_faults])
@@ -142,11 +142,11 @@ class SparkAttachedEncoder(_SparkSensor):
             if not 0.0 <= value < DEGREES_PER_ROTATION:
                 value = _wrap_degrees(value)
             self._last_degrees = value
-            self._usable = True
+            self.usable = True
             return value  # type: ignore[no-any-return]
         if value - value != 0.0:
             note_reading(self._problems, "absolute position", value)
-        self._usable = False
+        self.usable = False
         return self._last_degrees
 
     def get_velocity_dps(self) -> float:
@@ -210,8 +210,8 @@ class SparkAnalogEncoder(_SparkSensor):
 
     def get_absolute_degrees(self) -> float:
         volts = self._read("voltage", self._analog.getVoltage, math.nan)
-        self._usable = math.isfinite(volts) and not self._spark_fault
-        if self._usable:
+        self.usable = math.isfinite(volts) and not self._spark_fault
+        if self.usable:
             degrees = self._sign * volts / self.full_scale_v * DEGREES_PER_ROTATION
             self._last_degrees = _wrap_degrees(degrees)
         return self._last_degrees

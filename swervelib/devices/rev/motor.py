@@ -362,11 +362,14 @@ class SparkMotor(SwerveMotor):
     # of the call itself, and a Spark that stops taking commands also stops answering, which
     # fault() (run about once a second) reports from its last error.
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
-        checked = self.guard.velocity(units_per_second, feedforward_volts)
-        if checked is None:  # NaN or infinite
-            self._set_setpoint(0.0, _VOLTAGE)
-            return
-        units_per_second, feedforward_volts = checked
+        guard = self.guard
+        speed, volts = guard.max_speed, guard.max_volts
+        if not (-speed <= units_per_second <= speed and -volts <= feedforward_volts <= volts):
+            checked = guard.velocity(units_per_second, feedforward_volts)
+            if checked is None:  # NaN or infinite
+                self._set_setpoint(0.0, _VOLTAGE)
+                return
+            units_per_second, feedforward_volts = checked
         self._set_setpoint(units_per_second, _VELOCITY, _SLOT0, feedforward_volts, _FF_VOLTS)
 
     def set_angle(self, degrees: float) -> None:
