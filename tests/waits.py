@@ -31,17 +31,23 @@ def until(check: Callable[[], bool], each: Callable[[], None] | None = None) -> 
         time.sleep(POLL_S)
 
 
-def read_config(configurator: Any, config: Any) -> Any:
-    """``configurator.refresh(config)`` until the device answers; the last status."""
+def until_ok(call: Callable[[], Any]) -> Any:
+    """``call()`` (a phoenix6 call returning a ``StatusCode``) until its status is OK; the last
+    status."""
     status: Any = None
 
     def answered() -> bool:
         nonlocal status
-        status = configurator.refresh(config, 1.0)
+        status = call()
         return bool(status.is_ok())
 
     until(answered)
     return status
+
+
+def read_config(configurator: Any, config: Any) -> Any:
+    """``configurator.refresh(config)`` until the device answers; the last status."""
+    return until_ok(lambda: configurator.refresh(config, 1.0))
 
 
 def fresh_frames(signals: Iterable[Any]) -> None:

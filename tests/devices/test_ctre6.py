@@ -40,7 +40,7 @@ from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
 from tests.sim import alert_texts
-from tests.waits import fresh_frames, until
+from tests.waits import fresh_frames, until, until_ok
 from tests.waits import read_config as read_device_config
 
 FX_TYPES = (
@@ -238,13 +238,8 @@ def apply_stale(device: Any, config: Any) -> None:
     sometimes answers a device's very first configuration call with TX_FAILED, and on a loaded
     machine a newly made device can miss five 1 s timeouts in a row (seen once in seven runs with
     the test and four busy processes on one core), so this waits on the device, not on a count."""
-    status: list[Any] = []
-
-    def applied() -> bool:
-        status.append(device.configurator.apply(config, 1.0))
-        return bool(status[-1].is_ok())
-
-    assert until(applied), f"set-up configuration never applied: last {status[-5:]}"
+    status = until_ok(lambda: device.configurator.apply(config, 1.0))
+    assert status.is_ok(), f"set-up configuration never applied: last status {status}"
 
 
 def stale_config(settings: MotorSettings) -> None:
