@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition, SwerveModuleState
 
+from swervelib.angles import RADIANS_PER_DEGREE
 from swervelib.drive.wheel_math import WheelKinematics
 
 
@@ -102,6 +103,18 @@ class DriveState:
         if self._measured is None:
             self._measured = self._wheels.chassis_speeds(self.velocities, self.angles_deg)
         return self._measured
+
+    def module_state_values(self) -> list[float]:
+        """Each module's speed (m/s) and angle (radians) in turn: the numbers of a
+        ``SwerveModuleState[]`` struct. A new list each call; :attr:`measured` is worked out on
+        the way if nobody asked for it yet (one pass over the modules for both)."""
+        values: list[float] = []
+        if self._measured is None:
+            self._measured = self._wheels.chassis_speeds(self.velocities, self.angles_deg, values)
+        else:
+            for speed, angle in zip(self.velocities, self.angles_deg, strict=True):
+                values += (speed, angle * RADIANS_PER_DEGREE)
+        return values
 
     @property
     def speeds(self) -> ChassisSpeeds:

@@ -14,11 +14,13 @@ loop. The numbers a person reads (``robotRotation``, the IMU yaws and each modul
 is refreshed every five loops (100 ms), which is how often NetworkTables sends a value to a
 dashboard by default anyway. A loop therefore makes about 13 NetworkTables calls instead of 18.
 
-The pose, heading, module states and chassis speeds are packed from the loop's plain numbers
-straight into their WPILib struct layout (a raw topic of the struct's type, its schema registered
-as the typed publishers do), so no ``SwerveModuleState`` or ``ChassisSpeeds`` is built just to be
-published, and every struct goes through one code path; any struct subscriber (AdvantageScope,
-``getStructTopic``) reads them as usual. A module's ``Absolute Encoder Read Issue`` is set when it
+The pose and ``robotRotation`` go through typed struct publishers: the loop has them as WPILib
+objects already, and packing them in C++ costs less than taking them apart in Python. The module
+states and chassis speeds are packed from the loop's plain numbers straight into their WPILib
+struct layout (a raw topic of the struct's type, its schema registered as the typed publishers do),
+so no ``SwerveModuleState`` or ``ChassisSpeeds`` is built just to be published; the measured module
+states are packed from the same pass over the modules that works out the measured chassis speeds.
+Any struct subscriber (AdvantageScope, ``getStructTopic``) reads them as usual. A module's ``Absolute Encoder Read Issue`` is set when it
 changes (NetworkTables would not send a repeated value anyway).
 
 Settings (module count, locations, max speed) are published once at any verbosity above ``NONE``.
@@ -37,15 +39,13 @@ from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 from wpiutil import wpistruct
 
-from swervelib.angles import DEGREES_PER_RADIAN, RADIANS_PER_DEGREE
+from swervelib.angles import RADIANS_PER_DEGREE
 from swervelib.drive.module import SwerveModule
 from swervelib.drive.state import DriveState
 
 ROOT = "/SmartDashboard/swerve"
-# The WPILib struct layouts packed here: ChassisSpeeds (vx, vy, omega) and Pose2d (x, y, heading
-# in radians) are three doubles, Rotation2d one.
+# The WPILib struct layout packed here: ChassisSpeeds (vx, vy, omega) is three doubles.
 _THREE_DOUBLES = struct.Struct("<3d")
-_ONE_DOUBLE = struct.Struct("<d")
 
 
 def struct_publisher(
@@ -57,14 +57,6 @@ def struct_publisher(
     )
     type_string = f"struct:{wpistruct.getTypeName(cls)}{'[]' if array else ''}"
     return nt.getRawTopic(name).publish(type_string)
-
-
-def _pack_states(layout: struct.Struct, speeds: Sequence[float], angles: Sequence[float]) -> bytes:
-    """SwerveModuleState[] (speed m/s, angle rad per module) from speeds and angles (degrees)."""
-    values = [0.0] * (2 * len(speeds))
-    values[0::2] = speeds
-    values[1::2] = [angle * RADIANS_PER_DEGREE for angle in angles]
-    return layout.pack(*values)
 
 
 def _pack_pairs(layout: struct.Struct, states: Iterable[tuple[float, float]]) -> bytes:
@@ -136,8 +128,9 @@ class DriveTelemetry:
         if verbosity > TelemetryVerbosity.NONE:
             self._publish_settings(max_speed_mps)
             wpilib.SmartDashboard.putData("Field", self.field)
-            self.pose = struct_publisher(self.nt, f"{scope}/pose", Pose2d)
-            self.rotation = struct_publisher(self.nt, f"{scope}/robotRotation", Rotation2d)
+            # the pose and its rotation are WPILib objects already: typed publishers pack them
+            self.pose = self.nt.getStructTopic(f"{scope}/pose", Pose2d).publish()
+            self.rotation = self.nt.getStructTopic(f"{scope}/robotRotation", Rotation2d).publish()
         if verbosity >= TelemetryVerbosity.POSE:
             nt = self.nt
             self._states_layout = struct.Struct(f"<{2 * len(self.modules)}d")
@@ -191,12 +184,11 @@ class DriveTelemetry:
         if verbosity is TelemetryVerbosity.NONE:
             return
         pose = state.pose
-        heading = pose.rotation().radians()
-        self.pose.set(_THREE_DOUBLES.pack(pose.X(), pose.Y(), heading))
+        self.pose.set(pose)
         self.field.setRobotPose(pose)
         if verbosity is not TelemetryVerbosity.LOW:
             layout = self._states_layout
-            self.current_states.set(_pack_states(layout, state.velocities, state.angles_deg))
+            self.current_states.set(layout.pack(*state.module_state_values()))
             self.desired_states.set(_pack_pairs(layout, state.targets))
             self.measured_speeds.set(_THREE_DOUBLES.pack(*state.measured))
             self.desired_speeds.set(_THREE_DOUBLES.pack(*state.desired))
@@ -205,7 +197,8 @@ class DriveTelemetry:
         if group:
             self.module_publishers[group - 1].publish()
             return
-        self.rotation.set(_ONE_DOUBLE.pack(heading))
+        rotation = pose.rotation()
+        self.rotation.set(rotation)
         if verbosity is TelemetryVerbosity.HIGH:
             self.raw_yaw.set(state.raw_heading_deg)
-            self.adjusted_yaw.set(heading * DEGREES_PER_RADIAN)
+            self.adjusted_yaw.set(rotation.degrees())

@@ -66,15 +66,22 @@ class WheelKinematics:
         self._forward = _forward_rows(self._x, self._y)
 
     def chassis_speeds(
-        self, speeds: Sequence[float], angles_deg: Sequence[float]
+        self,
+        speeds: Sequence[float],
+        angles_deg: Sequence[float],
+        flat: list[float] | None = None,
     ) -> tuple[float, float, float]:
         """The robot-frame (vx, vy, omega) that best fits the modules' velocities (least squares,
-        as WPILib's ``toChassisSpeeds``); ``angles_deg`` in degrees."""
+        as WPILib's ``toChassisSpeeds``); ``angles_deg`` in degrees. Given ``flat``, each module's
+        speed and angle in radians are appended to it in turn on the way (the numbers of a
+        ``SwerveModuleState[]`` struct, for telemetry, without a second pass)."""
         vx = vy = omega = 0.0
         for speed, angle, (ax, bx, ay, by, aw, bw) in zip(
             speeds, angles_deg, self._forward, strict=True
         ):
             radians = angle * RADIANS_PER_DEGREE
+            if flat is not None:
+                flat += (speed, radians)
             x = speed * _cos(radians)
             y = speed * _sin(radians)
             vx += ax * x + bx * y

@@ -73,12 +73,19 @@ def test_every_key_is_published_with_the_spec_units() -> None:
         scope = f"{ROOT}/advantagescope"
         states = nt.getStructArrayTopic(f"{scope}/currentStates", SwerveModuleState).subscribe([])
         assert len(states.get()) == 4
+        for published, module in zip(states.get(), drive.modules, strict=True):
+            assert published.speed == pytest.approx(module.drive_velocity_mps)
+            assert published.angle.degrees() % 360.0 == pytest.approx(module.angle_deg, abs=1e-9)
         desired = nt.getStructArrayTopic(f"{scope}/desiredStates", SwerveModuleState).subscribe([])
         assert all(s.speed == pytest.approx(0.5, abs=0.05) for s in desired.get())
         pose = nt.getStructTopic(f"{scope}/pose", Pose2d).subscribe(Pose2d()).get()
         assert pose.X() == pytest.approx(drive.get_pose().X())
         speeds = nt.getStructTopic(f"{scope}/measuredChassisSpeeds", ChassisSpeeds)
-        assert speeds.subscribe(ChassisSpeeds()).get().vx == pytest.approx(0.5, abs=0.15)
+        measured = speeds.subscribe(ChassisSpeeds()).get()
+        assert measured.vx == pytest.approx(0.5, abs=0.15)
+        assert (measured.vx, measured.vy, measured.omega) == pytest.approx(
+            drive.get_state().measured
+        )
         wanted = nt.getStructTopic(f"{scope}/desiredChassisSpeeds", ChassisSpeeds)
         assert wanted.subscribe(ChassisSpeeds()).get().vx == pytest.approx(0.5, abs=0.01)
         rotation = nt.getStructTopic(f"{scope}/robotRotation", Rotation2d).subscribe(Rotation2d(1))

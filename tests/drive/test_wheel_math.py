@@ -14,11 +14,12 @@ import pytest
 from hypothesis import assume, example, given
 from hypothesis import strategies as st
 from wpimath import kinematics
-from wpimath.geometry import Rotation2d, Translation2d
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition, SwerveModuleState
 
 from swervelib.config import load_directory
 from swervelib.drive.module import SwerveModule
+from swervelib.drive.state import DriveState
 from swervelib.drive.wheel_math import TINY_SPEED, WheelKinematics, discretize
 from tests.conftest import DEPLOY
 
@@ -119,6 +120,37 @@ def test_chassis_speeds_are_wpilibs_least_squares(
         [speed for speed, _ in readings], [angle for _, angle in readings]
     )
     assert ours == pytest.approx((theirs.vx, theirs.vy, theirs.omega), abs=1e-9)
+    # telemetry's one pass: the same speeds, and each module's speed and angle (radians) in turn
+    flat: list[float] = []
+    wheels = WheelKinematics(points)
+    speeds_in, angles_in = [speed for speed, _ in readings], [angle for _, angle in readings]
+    assert wheels.chassis_speeds(speeds_in, angles_in, flat) == ours
+    assert flat == [v for speed, angle in readings for v in (speed, math.radians(angle))]
+
+
+@given(st.lists(st.tuples(speeds, st.floats(-720.0, 720.0)), min_size=4, max_size=4))
+def test_module_state_values_are_the_same_whoever_asks_first(
+    readings: list[tuple[float, float]],
+) -> None:
+    """``DriveState.module_state_values`` works out ``measured`` on the way, or reuses it."""
+    points = [(0.3, 0.3), (0.3, -0.3), (-0.3, 0.3), (-0.3, -0.3)]
+    velocities = [speed for speed, _ in readings]
+    angles = [angle for _, angle in readings]
+    wheels = WheelKinematics(points)
+
+    def state() -> DriveState:
+        return DriveState(
+            0.0, Pose2d(), 0.0, (), velocities, angles, (0.0, 0.0, 0.0), [], 0.02, wheels
+        )
+
+    values_first = state()
+    values = values_first.module_state_values()
+    measured_first = state()
+    measured = measured_first.measured
+    assert measured_first.module_state_values() == values
+    assert values_first.measured == measured == wheels.chassis_speeds(velocities, angles)
+    assert values == [v for speed, angle in readings for v in (speed, math.radians(angle))]
+    assert values_first.module_state_values() is not values  # a new list each call
 
 
 @given(st.lists(st.tuples(st.floats(-0.2, 0.2), st.floats(-720.0, 720.0)), min_size=4, max_size=4))
