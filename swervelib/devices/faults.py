@@ -11,23 +11,21 @@ ALERT_GROUP = "Swerve Alerts"
 
 
 class FaultAlert:
-    """One WPILib Alert for one device: shown while a fault lasts, cleared when it recovers."""
+    """One WPILib Alert for one device: shown while a fault lasts, cleared when it recovers.
+
+    ``active`` is the fault text being shown, or None. Read it; only :meth:`update` sets it (a
+    plain attribute, not a property: the drive reads one every loop)."""
 
     def __init__(self, label: str, level: wpilib.Alert.AlertType = wpilib.Alert.AlertType.kError):
         self.label = label
         self._alert = wpilib.Alert(ALERT_GROUP, label, level)
-        self._current: str | None = None
-
-    @property
-    def active(self) -> str | None:
-        """The fault text being shown, or None."""
-        return self._current
+        self.active: str | None = None
 
     def update(self, fault: str | None) -> None:
         """Show ``fault`` (None clears). Cheap when nothing changes."""
-        if fault == self._current:
+        if fault == self.active:
             return
-        self._current = fault
+        self.active = fault
         if fault is not None:
             self._alert.setText(f"{self.label}: {fault}")
         self._alert.set(fault is not None)

@@ -141,13 +141,14 @@ class DriveDiagnostics:
             rate = module.last_turn_deg / dt
             raw = (module.raw_absolute_deg, module.raw_angle_deg)
             last_raw, last_raws[index] = last_raws[index], raw
-            if error * rate < 0.0 and abs(rate) > AWAY_RATE_DPS:
-                if abs(error) > ANGLE_ERROR_DEG:
+            # (comparisons on both sides rather than abs(): no call, the same answer for NaN)
+            if error * rate < 0.0 and (rate > AWAY_RATE_DPS or rate < -AWAY_RATE_DPS):
+                if error > ANGLE_ERROR_DEG or error < -ANGLE_ERROR_DEG:
                     self._away_s[index] += dt
                     self._compare_encoders(index, raw, last_raw, dt)
             elif (
-                abs(error) > STALL_ERROR_DEG
-                and abs(rate) < STALL_RATE_DPS
+                (error > STALL_ERROR_DEG or error < -STALL_ERROR_DEG)
+                and -STALL_RATE_DPS < rate < STALL_RATE_DPS
                 and module.speed_setpoint_mps != 0.0
             ):
                 self._stuck_s[index] += dt

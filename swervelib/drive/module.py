@@ -210,7 +210,10 @@ class SwerveModule:
         if (  # frozen while the module turns; once frozen, until the reading changes
             usable
             and raw == self.raw_absolute_deg
-            and (self._stale_loops or abs(angle_deg - self.raw_angle_deg) > STALE_TURN_DEG)
+            and (
+                self._stale_loops
+                or not -STALE_TURN_DEG <= angle_deg - self.raw_angle_deg <= STALE_TURN_DEG
+            )
         ):
             usable, stale = False, True
         if usable:

@@ -552,7 +552,8 @@ class SwerveDrive(DriveSwitches):
                     f"{len(accelerations)} feedforwards for {len(self.modules)} modules",
                 )
                 return
-        if self.diagnostics.should_stop:
+        diagnostics = self.diagnostics
+        if diagnostics.runaway and diagnostics.should_stop:  # (no call while nothing runs away)
             self.stop()
             return
         vx, vy, omega = speeds.vx, speeds.vy, speeds.omega
