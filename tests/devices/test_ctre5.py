@@ -449,10 +449,12 @@ def test_mag_encoder_unplugged_is_a_fault_and_clears() -> None:
     fault = wait_for(mag.fault, lambda f: f is not None, each=mag.refresh)
     assert fault is not None and "disconnected" in fault
     assert mag.alert.active == fault
+    assert mag.usable is False  # the module turns to its angle motor's encoder
     assert mag.get_absolute_degrees() == before
     mag.sim.set_connected(True)
     assert wait_for(mag.fault, lambda f: f is None, each=mag.refresh) is None
     assert mag.alert.active is None
+    assert mag.usable is True
 
 
 def test_analog_encoder_cannot_simulate_a_disconnect() -> None:
@@ -594,11 +596,13 @@ def test_pigeon_not_answering_is_a_fault_and_clears(kind: str) -> None:
     fault = wait_for(gyro.fault, lambda f: f is not None, each=gyro.refresh)
     assert fault is not None and ("not answering" in fault or "not ready" in fault)
     assert gyro.alert.active == fault
+    assert gyro.usable is False  # the drive turns to the wheels' rotation
     assert gyro.get_raw_yaw_degrees() == pytest.approx(45.0, abs=0.05)  # never a timeout's 0
     for frame, period in zip(frames, (10, 20), strict=True):
         gyro.pigeon.setStatusFramePeriod(frame, period, 50)
     assert wait_for(gyro.fault, lambda f: f is None, each=gyro.refresh) is None
     assert gyro.alert.active is None
+    assert gyro.usable is True
 
 
 # -- set-points with hostile numbers (issue 12 item 1) ------------------------------------------

@@ -3,10 +3,11 @@ and the original Pigeon IMU.
 
 Shared helpers for the three adapter modules:
 
-* :func:`feed_enable` — phoenix5 has no automatic enable feed in simulation (phoenix6 devices start
-  one, phoenix5 devices do not), so every adapter command calls this; it feeds 100 ms of enable
-  while the Driver Station is enabled in simulation (renewed at most every 20 ms), and does
-  nothing on a real robot.
+* :data:`ENABLE_FEED` — phoenix5 has no automatic enable feed in simulation (phoenix6 devices
+  start one, phoenix5 devices do not), so in simulation every adapter command calls
+  ``ENABLE_FEED.feed()`` (written ``if SIMULATION: ENABLE_FEED.feed()``, so a real robot makes no
+  call at all); it feeds 100 ms of enable while the Driver Station is enabled (renewed at most
+  every 20 ms).
 * Reading: the per-loop ``refresh()`` judges the readings the drive took since the previous
   ``refresh()`` (and reads only if there were none), so no value is read twice in a loop; a Talon's
   fault flags, and the Pigeon's gyro rate and state, are read every :data:`FAULT_READ_EVERY`
@@ -16,7 +17,9 @@ Shared helpers for the three adapter modules:
 * :class:`Debounce` — phoenix5 status frames arrive on a wall-clock schedule, and a single late
   frame reads as ``RxTimeout``; a fault is reported only once it was seen on
   :data:`FAULT_SAMPLES` consecutive ``refresh()`` calls spanning :data:`FAULT_SECONDS` of wall-clock
-  time (the frames' own clock); it clears on the first healthy sample.
+  time (the frames' own clock); it clears on the first healthy sample. The refreshes call
+  :meth:`Debounce.report` only when it has something to do (``problem is not None or not
+  debounce.quiet``): a healthy loop makes no call.
 """
 
 from __future__ import annotations
@@ -42,7 +45,7 @@ FAULT_SECONDS: Final = 0.1
 # out of phase, a Pigeon not ready) that last.
 FAULT_READ_EVERY: Final = 5
 # Whether this process simulates the robot (fixed at start-up; asked on every command otherwise).
-_SIMULATION = wpilib.RobotBase.isSimulation()
+SIMULATION: Final = wpilib.RobotBase.isSimulation()
 
 
 # A feed lasts SIM_ENABLE_FEED_MS; renewing it more often than this (wall-clock seconds, as the
@@ -64,13 +67,8 @@ class _EnableFeed:
             self.next_s = now + SIM_FEED_EVERY_S
 
 
-_ENABLE_FEED = _EnableFeed()
-
-
-def feed_enable() -> None:
-    """Keep phoenix5 outputs enabled in simulation while the Driver Station is enabled."""
-    if _SIMULATION:
-        _ENABLE_FEED.feed()
+# The process's feed: ``if SIMULATION: ENABLE_FEED.feed()`` before every phoenix5 command.
+ENABLE_FEED: Final = _EnableFeed()
 
 
 def is_ok(code: Any) -> bool:

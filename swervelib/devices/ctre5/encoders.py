@@ -26,7 +26,7 @@ import phoenix5
 from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, is_ok
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
 from swervelib.devices.faults import ConfigCalls, FaultAlert
-from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim
+from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
 from swervelib.devices.settings import EncoderSettings
 
 PULSE_WIDTH_UNITS: Final = 4096
@@ -35,10 +35,14 @@ SENSOR_FRAME_MS: Final = 10
 
 _ATTACHED_KINDS: Final = ("talonsrx_pwm", "talonsrx_analog")
 _STANDALONE_KIND: Final = "srxmag_standalone"
+DISCONNECTED: Final = "magnet encoder disconnected (no pulse-width signal)"
 
 
-class _TalonSRXEncoder(AbsoluteEncoder):
-    """An SRX Mag Encoder (pulse width) or analog encoder read through ``talon``."""
+class _TalonSRXEncoder(UsableFlag, AbsoluteEncoder):
+    """An SRX Mag Encoder (pulse width) or analog encoder read through ``talon``.
+
+    :attr:`usable` is whether no fault is reported (set by :meth:`refresh`, the only place the
+    reported fault changes): one late frame does not take the module off its absolute encoder."""
 
     def __init__(self, settings: EncoderSettings, talon: phoenix5.TalonSRX) -> None:
         self.settings = settings
@@ -75,23 +79,24 @@ class _TalonSRXEncoder(AbsoluteEncoder):
             return False
         return True
 
-    def _connected(self) -> bool:
-        """The magnet encoder's pulse is present (always True for analog: it cannot tell)."""
-        if not self._pulse_width:
-            return True
-        # The same status frame as the position, whose read was just checked: no second check.
-        if self._sensors.getPulseWidthRiseToRiseUs() == 0:
-            self._read_error = "magnet encoder disconnected (no pulse-width signal)"
-            return False
-        return True
-
     def get_absolute_degrees(self) -> float:
+        sensors = self._sensors
+        self._read = True
         if self._pulse_width:
-            raw = self._sensors.getPulseWidthPosition()
-        else:
-            raw = self._sensors.getAnalogInRaw()
-        if self._checked("position") and self._connected():
-            self._counts = int(raw) % self._units
+            raw = sensors.getPulseWidthPosition()
+            code = self.talon.getLastError()  # (_checked, inline: every module, every loop)
+            if code.value:
+                self._read_error = f"not answering: position read failed ({code_name(code)})"
+            # The pulse's period, from the same status frame as the position whose read was just
+            # checked (no second check): 0 means no pulse, no encoder.
+            elif sensors.getPulseWidthRiseToRiseUs() == 0:
+                self._read_error = DISCONNECTED
+            else:
+                self._counts = int(raw) % PULSE_WIDTH_UNITS
+        else:  # analog: an unplugged input still reads a value, only the Talon's answer tells
+            raw = sensors.getAnalogInRaw()
+            if self._checked("position"):
+                self._counts = int(raw) % ANALOG_UNITS
         counts = (-self._counts) % self._units if self.settings.inverted else self._counts
         return counts * 360.0 / self._units
 
@@ -112,7 +117,10 @@ class _TalonSRXEncoder(AbsoluteEncoder):
         problem = self._read_error
         self._read_error = None
         self._read = False
-        self._debounce.report(problem, self._alert)
+        debounce = self._debounce
+        if problem is not None or not debounce.quiet:  # (a healthy, quiet loop makes no call)
+            debounce.report(problem, self._alert)
+            self.usable = debounce.reported is None
 
     def fault(self) -> str | None:
         return self._debounce.reported

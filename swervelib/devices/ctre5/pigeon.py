@@ -32,7 +32,7 @@ from swervelib.devices.ctre5 import (
     is_ok,
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
-from swervelib.devices.interfaces import Imu, ImuSim
+from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
 from swervelib.devices.settings import ImuSettings
 
 # Status frames read every loop, sped up so the readings are fresh (and never seen as stale).
@@ -45,8 +45,11 @@ _FRAMES: Final = (
 _KINDS: Final = ("pigeon", "pigeon_via_talonsrx")
 
 
-class PigeonImu(Imu):
-    """A phoenix5 Pigeon IMU on CAN (``pigeon``) or on a Talon SRX (``pigeon_via_talonsrx``)."""
+class PigeonImu(UsableFlag, Imu):
+    """A phoenix5 Pigeon IMU on CAN (``pigeon``) or on a Talon SRX (``pigeon_via_talonsrx``).
+
+    :attr:`usable` is whether no fault is reported (set by :meth:`refresh`, the only place the
+    reported fault changes)."""
 
     def __init__(self, settings: ImuSettings) -> None:
         kind = settings.imu_type.kind
@@ -72,6 +75,7 @@ class PigeonImu(Imu):
         else:
             self.pigeon = PigeonIMU(device.id)
         self._debounce = Debounce()
+        self._sign = -1.0 if settings.inverted else 1.0  # invertedIMU
         self._yaw = 0.0  # last good raw (un-inverted) yaw
         self._rate = 0.0  # last good raw (un-inverted) yaw rate
         self._sim_rate: float | None = None
@@ -104,15 +108,17 @@ class PigeonImu(Imu):
             return False
         return True
 
-    def _sign(self) -> float:
-        return -1.0 if self.settings.inverted else 1.0
-
     def get_raw_yaw_degrees(self) -> float:
         self._read = True
-        yaw = self.pigeon.getYaw()
-        if self._checked(self.pigeon.getLastError(), yaw, "yaw"):
+        pigeon = self.pigeon
+        yaw = pigeon.getYaw()
+        code = pigeon.getLastError()
+        # _checked's test, inline (every loop): OK (is_ok without int()) and finite
+        if not code.value and yaw - yaw == 0.0:
             self._yaw = yaw
-        return self._sign() * self._yaw
+        else:
+            self._checked(code, yaw, "yaw")  # says why
+        return self._sign * self._yaw
 
     def get_yaw_rate_dps(self) -> float:
         if self._sim_rate is not None:
@@ -121,7 +127,7 @@ class PigeonImu(Imu):
             code, xyz = self.pigeon.getRawGyro()
             if self._checked(code, xyz[2], "gyro"):
                 self._rate = xyz[2]
-        return self._sign() * self._rate
+        return self._sign * self._rate
 
     def refresh(self) -> None:
         """Judge the yaw readings taken since the last refresh (read now if there were none),
@@ -136,7 +142,11 @@ class PigeonImu(Imu):
         self._refreshes = count + 1
         if count % FAULT_READ_EVERY == 0:
             self._state_problem = self._check_state()
-        self._debounce.report(problem or self._state_problem, self._alert)
+        problem = problem or self._state_problem
+        debounce = self._debounce
+        if problem is not None or not debounce.quiet:  # (a healthy, quiet loop makes no call)
+            debounce.report(problem, self._alert)
+            self.usable = debounce.reported is None
 
     def _check_state(self) -> str | None:
         """The gyro rate's read and the Pigeon's state: None when both are fine."""

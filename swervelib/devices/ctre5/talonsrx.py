@@ -33,18 +33,18 @@ from typing import Any, Final
 import phoenix5
 import wpilib
 
-from swervelib.angles import nearest_equivalent
 from swervelib.config.model import PIDF
 from swervelib.devices.ctre5 import (
     CONFIG_TIMEOUT_MS,
+    ENABLE_FEED,
     FAULT_READ_EVERY,
+    SIMULATION,
     Debounce,
     code_name,
-    feed_enable,
     is_ok,
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
-from swervelib.devices.guard import SetpointGuard
+from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
 from swervelib.devices.seeding import PendingSeed
 from swervelib.devices.settings import MotorSettings, Role
@@ -195,7 +195,8 @@ class TalonSRXMotor(SwerveMotor):
     # ----------------------------------------------------------------------------------- commands
 
     def set_voltage(self, volts: float) -> None:
-        feed_enable()
+        if SIMULATION:
+            ENABLE_FEED.feed()
         guard = self.guard
         if not -guard.max_volts <= volts <= guard.max_volts:  # out of range, NaN or infinite
             checked = guard.volts(volts)
@@ -206,7 +207,8 @@ class TalonSRXMotor(SwerveMotor):
         self.talon.set(phoenix5.ControlMode.PercentOutput, volts / self._volts)
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
-        feed_enable()
+        if SIMULATION:
+            ENABLE_FEED.feed()
         guard = self.guard
         speed, volts = guard.max_speed, guard.max_volts
         if not (-speed <= units_per_second <= speed and -volts <= feedforward_volts <= volts):
@@ -224,13 +226,19 @@ class TalonSRXMotor(SwerveMotor):
         )
 
     def set_angle(self, degrees: float) -> None:
-        feed_enable()
-        if not self.guard.position("set_angle", degrees):
+        if SIMULATION:
+            ENABLE_FEED.feed()
+        if not -MAX_POSITION <= degrees <= MAX_POSITION and not self.guard.position(
+            "set_angle", degrees
+        ):
             self.talon.neutralOutput()
             return
-        # the short way from the motor's last reading (the module reads it every loop first)
-        target = nearest_equivalent(degrees, self._position)
-        self.talon.set(phoenix5.ControlMode.Position, target / self._unit)
+        # The short way from the motor's last reading (the module reads it every loop first):
+        # swervelib.angles.nearest_equivalent, inline (this runs for every module every loop).
+        current = self._position
+        turn = (degrees - current + 180.0) % 360.0
+        turn = -180.0 if turn >= 360.0 else turn - 180.0
+        self.talon.set(phoenix5.ControlMode.Position, (current + turn) / self._unit)
 
     def set_position(self, value: float) -> None:
         if not self.guard.position("set_position", value):
@@ -254,18 +262,29 @@ class TalonSRXMotor(SwerveMotor):
     def _checked(self, value: float, what: str) -> bool:
         self._read = True
         code = self.talon.getLastError()
-        if code.value:  # not OK (is_ok, inline and without int(): this runs for every reading)
-            self._read_error = f"not answering: {what} read failed ({code_name(code)})"
-            return False
-        if value - value != 0.0:  # NaN or infinite
-            self._read_error = f"{what} reads NaN"
+        if code.value or value - value != 0.0:  # not OK (is_ok without int()), or not finite
+            self._read_failed(code, what)
             return False
         return True
 
+    def _read_failed(self, code: Any, what: str) -> None:
+        """Say why a reading was refused: the Talon's error ``code``, or else a value not finite."""
+        if code.value:
+            self._read_error = f"not answering: {what} read failed ({code_name(code)})"
+        else:
+            self._read_error = f"{what} reads NaN"
+
     def get_position(self) -> float:
-        raw = self.talon.getSelectedSensorPosition(0)
-        checked = self._frame_checked = self._checked(raw, "position")
-        if checked and (self._seed is None or self._seed_shown(raw)):
+        talon = self.talon
+        raw = talon.getSelectedSensorPosition(0)
+        self._read = True
+        code = talon.getLastError()  # (_checked, inline: this runs twice per module every loop)
+        if code.value or raw - raw != 0.0:
+            self._frame_checked = False
+            self._read_failed(code, "position")
+            return self._position
+        self._frame_checked = True
+        if self._seed is None or self._seed_shown(raw):
             self._position = raw * self._unit
         return self._position
 
@@ -301,7 +320,9 @@ class TalonSRXMotor(SwerveMotor):
         problem = self._read_error or self._faults or self._config_error or self._command_error
         self._read_error = None
         self._read = self._frame_checked = False
-        self._debounce.report(problem, self._alert)
+        debounce = self._debounce
+        if problem is not None or not debounce.quiet:  # (a healthy, quiet loop makes no call)
+            debounce.report(problem, self._alert)
 
     def _device_faults(self) -> str | None:
         faults = phoenix5.Faults()
