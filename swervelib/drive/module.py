@@ -212,7 +212,9 @@ class SwerveModule:
             and raw == self.raw_absolute_deg
             and (
                 self._stale_loops
-                or not -STALE_TURN_DEG <= angle_deg - self.raw_angle_deg <= STALE_TURN_DEG
+                # turned more than STALE_TURN_DEG either way (no abs() call; both readings finite)
+                or (turned := angle_deg - self.raw_angle_deg) > STALE_TURN_DEG
+                or turned < -STALE_TURN_DEG
             )
         ):
             usable, stale = False, True

@@ -20,8 +20,9 @@ states and chassis speeds are packed from the loop's plain numbers straight into
 struct layout (a raw topic of the struct's type, its schema registered as the typed publishers do),
 so no ``SwerveModuleState`` or ``ChassisSpeeds`` is built just to be published; the measured module
 states are packed from the same pass over the modules that works out the measured chassis speeds.
-Any struct subscriber (AdvantageScope, ``getStructTopic``) reads them as usual. A module's ``Absolute Encoder Read Issue`` is set when it
-changes (NetworkTables would not send a repeated value anyway).
+Any struct subscriber (AdvantageScope, ``getStructTopic``) reads them as usual. A module's
+``Absolute Encoder Read Issue`` is set when it changes (NetworkTables would not send a repeated
+value anyway).
 
 Settings (module count, locations, max speed) are published once at any verbosity above ``NONE``.
 """

@@ -1,0 +1,101 @@
+"""The fastest block: one configuration's library loop against ``loop_cost.py``'s floor, measured in
+blocks of loops, keeping each loop's fastest block.
+
+``loop_cost.py``'s medians move by up to 2x over an hour on a shared VM, and its before/after ranges
+overlap for a change of a few per cent. Here each case runs alone, in blocks of 2 000 loops (the
+same changing commands as ``loop_cost.py``), the cases taking turns block by block; each case keeps
+its fastest block's mean per loop. A slow spell lengthens some blocks but rarely the fastest, so two
+runs agree to about 1 %. It measures hot code only (no pacing): a steadier yardstick for a change,
+not a figure for the issue 18 targets.
+
+Usage::
+
+    python benchmarks/best_block.py                              # all-REV + navX, NONE and HIGH
+    python benchmarks/best_block.py --config talonsrx_pigeon      # phoenix5
+    python benchmarks/best_block.py --levels NONE --blocks 80
+
+Each level gets a drive on devices of its own (``loop_cost.own_devices``), as in ``loop_cost.py``;
+the floor runs on the first drive's devices.
+"""
+
+from __future__ import annotations
+
+import argparse
+import time
+from collections.abc import Callable
+
+import loop_cost  # first: it loads the vendor libraries and leaves the repository's directory
+from wpimath.kinematics import ChassisSpeeds
+
+from swervelib import SwerveDrive, TelemetryVerbosity
+
+Loop = Callable[[float, float, float], None]
+
+
+def library_loop(drive: SwerveDrive) -> Loop:
+    """One robot loop of ``drive``: ``periodic()``, then a field-relative ``drive()``."""
+
+    def loop(vx: float, vy: float, omega: float) -> None:
+        drive.periodic()
+        drive.drive(ChassisSpeeds(vx, vy, omega), field_relative=True)
+
+    return loop
+
+
+def best_blocks(loops: list[Loop], blocks: int, size: int) -> list[float]:
+    """Each loop's fastest block: mean µs per loop over ``size`` loops, ``blocks`` blocks each."""
+    speeds = loop_cost.speed_sequence(size)
+    best = [float("inf")] * len(loops)
+    for _ in range(blocks):
+        for index, loop in enumerate(loops):
+            start = time.perf_counter_ns()
+            for vx, vy, omega in speeds:
+                loop(vx, vy, omega)
+            best[index] = min(best[index], (time.perf_counter_ns() - start) / size / 1000.0)
+    return best
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--config", default="vortex_throughbore_navx", choices=sorted(loop_cost.FLOORS)
+    )
+    parser.add_argument(
+        "--levels",
+        nargs="+",
+        default=["NONE", "HIGH"],
+        choices=[v.name for v in TelemetryVerbosity],
+    )
+    parser.add_argument("--blocks", type=int, default=40, help="blocks per case (default 40)")
+    parser.add_argument("--size", type=int, default=2000, help="loops per block (default 2000)")
+    args = parser.parse_args()
+    drives = [
+        SwerveDrive.from_directory(
+            loop_cost.own_devices(args.config, index),
+            verbosity=TelemetryVerbosity[level],
+            simulate=False,
+        )
+        for index, level in enumerate(args.levels)
+    ]
+    floor = loop_cost.FLOORS[args.config](drives[0])
+    loops = [library_loop(drive) for drive in drives] + [floor.loop]
+    named = dict(zip(args.levels, drives, strict=True))
+    best_blocks(loops, 2, args.size)  # warm-up, then until every drive is on its usual path
+    start = time.monotonic()
+    while loop_cost.drive_problems(args.config, named):
+        if time.monotonic() - start > loop_cost.READY_TIMEOUT_S:
+            raise SystemExit("; ".join(loop_cost.drive_problems(args.config, named)))
+        time.sleep(loop_cost.LOOP_S)
+        best_blocks(loops, 1, 1)
+    best = best_blocks(loops, args.blocks, args.size)
+    problems = loop_cost.drive_problems(args.config, named)  # timed on the usual path?
+    assert not problems, "; ".join(problems)
+    floor_us = best[-1]
+    print(f"{args.config}: fastest of {args.blocks} blocks of {args.size} loops, µs per loop")
+    print(f"  floor          {floor_us:7.1f}")
+    for level, us in zip(args.levels, best, strict=False):
+        print(f"  library {level:<6s} {us:7.1f}  ({us / floor_us:.3f} x the floor)")
+
+
+if __name__ == "__main__":
+    main()
