@@ -75,7 +75,8 @@ def test_every_key_is_published_with_the_spec_units() -> None:
         assert len(states.get()) == 4
         for published, module in zip(states.get(), drive.modules, strict=True):
             assert published.speed == pytest.approx(module.drive_velocity_mps)
-            assert published.angle.degrees() % 360.0 == pytest.approx(module.angle_deg, abs=1e-9)
+            turn = (published.angle.degrees() - module.angle_deg + 180.0) % 360.0 - 180.0
+            assert turn == pytest.approx(0.0, abs=1e-9)  # the same angle (either side of 0/360)
         desired = nt.getStructArrayTopic(f"{scope}/desiredStates", SwerveModuleState).subscribe([])
         assert all(s.speed == pytest.approx(0.5, abs=0.05) for s in desired.get())
         pose = nt.getStructTopic(f"{scope}/pose", Pose2d).subscribe(Pose2d()).get()
