@@ -13,6 +13,7 @@ Shared helpers for the three adapter modules:
   fault flags, and the Pigeon's gyro rate and state, are read every :data:`FAULT_READ_EVERY`
   refreshes. A Talon's velocity read right after its position read is covered by the position's
   error check (both come from status frame 2).
+* :func:`read_failed` — the fault text of a read that failed, with :func:`code_name`'s name.
 * :func:`is_ok` — phoenix5 returns an ``ErrorCode`` (or a bare ``int``) from most calls; 0 is OK.
 * :class:`Debounce` — phoenix5 status frames arrive on a wall-clock schedule, and a single late
   frame reads as ``RxTimeout``; a fault is reported only once it was seen on
@@ -82,6 +83,11 @@ def code_name(code: Any) -> str:
         return str(phoenix5.ErrorCode(int(code)).name)
     except (ValueError, TypeError):
         return f"error {int(code)}"
+
+
+def read_failed(what: str, code: Any) -> str:
+    """The fault text of a read the device did not answer (``code`` not OK)."""
+    return f"not answering: {what} read failed ({code_name(code)})"
 
 
 class Debounce:

@@ -23,7 +23,7 @@ from typing import Any, Final
 
 import phoenix5
 
-from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, code_name, is_ok
+from swervelib.devices.ctre5 import CONFIG_TIMEOUT_MS, Debounce, is_ok, read_failed
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
@@ -75,7 +75,7 @@ class _TalonSRXEncoder(UsableFlag, AbsoluteEncoder):
         self._read = True
         code = self.talon.getLastError()
         if code.value:  # not OK (is_ok, inline and without int(): this runs for every reading)
-            self._read_error = f"not answering: {what} read failed ({code_name(code)})"
+            self._read_error = read_failed(what, code)
             return False
         return True
 
@@ -86,7 +86,7 @@ class _TalonSRXEncoder(UsableFlag, AbsoluteEncoder):
             raw = sensors.getPulseWidthPosition()
             code = self.talon.getLastError()  # (_checked, inline: every module, every loop)
             if code.value:
-                self._read_error = f"not answering: position read failed ({code_name(code)})"
+                self._read_error = read_failed("position", code)
             # The pulse's period, from the same status frame as the position whose read was just
             # checked (no second check): 0 means no pulse, no encoder.
             elif sensors.getPulseWidthRiseToRiseUs() == 0:

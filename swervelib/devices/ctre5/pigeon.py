@@ -28,8 +28,8 @@ from swervelib.devices.ctre5 import (
     CONFIG_TIMEOUT_MS,
     FAULT_READ_EVERY,
     Debounce,
-    code_name,
     is_ok,
+    read_failed,
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
@@ -101,7 +101,7 @@ class PigeonImu(UsableFlag, Imu):
 
     def _checked(self, code: Any, value: float, what: str) -> bool:
         if not is_ok(code):
-            self._read_error = f"not answering: {what} read failed ({code_name(code)})"
+            self._read_error = read_failed(what, code)
             return False
         if not math.isfinite(value):
             self._read_error = f"{what} reads NaN"
@@ -157,7 +157,7 @@ class PigeonImu(UsableFlag, Imu):
         state = self.pigeon.getState()
         code = self.pigeon.getLastError()
         if not is_ok(code):
-            return f"not answering: state read failed ({code_name(code)})"
+            return read_failed("state", code)
         if state != PigeonIMU.PigeonState.Ready:
             return f"not ready (state {state.name})"
         return None

@@ -33,6 +33,7 @@ from typing import Any, Final
 import phoenix5
 import wpilib
 
+from swervelib.angles import nearest_equivalent
 from swervelib.config.model import PIDF
 from swervelib.devices.ctre5 import (
     CONFIG_TIMEOUT_MS,
@@ -42,6 +43,7 @@ from swervelib.devices.ctre5 import (
     Debounce,
     code_name,
     is_ok,
+    read_failed,
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
@@ -233,12 +235,9 @@ class TalonSRXMotor(SwerveMotor):
         ):
             self.talon.neutralOutput()
             return
-        # The short way from the motor's last reading (the module reads it every loop first):
-        # swervelib.angles.nearest_equivalent, inline (this runs for every module every loop).
-        current = self._position
-        turn = (degrees - current + 180.0) % 360.0
-        turn = -180.0 if turn >= 360.0 else turn - 180.0
-        self.talon.set(phoenix5.ControlMode.Position, (current + turn) / self._unit)
+        # the short way from the motor's last reading (the module reads it every loop first)
+        target = nearest_equivalent(degrees, self._position)
+        self.talon.set(phoenix5.ControlMode.Position, target / self._unit)
 
     def set_position(self, value: float) -> None:
         if not self.guard.position("set_position", value):
@@ -270,7 +269,7 @@ class TalonSRXMotor(SwerveMotor):
     def _read_failed(self, code: Any, what: str) -> None:
         """Say why a reading was refused: the Talon's error ``code``, or else a value not finite."""
         if code.value:
-            self._read_error = f"not answering: {what} read failed ({code_name(code)})"
+            self._read_error = read_failed(what, code)
         else:
             self._read_error = f"{what} reads NaN"
 
@@ -328,7 +327,7 @@ class TalonSRXMotor(SwerveMotor):
         faults = phoenix5.Faults()
         code = self.talon.getFaults(faults)
         if not is_ok(code):
-            return f"not answering: faults read failed ({code_name(code)})"
+            return read_failed("faults", code)
         if not faults.hasAnyFault():
             return None
         found = [text for flag, text in _FAULT_FLAGS if getattr(faults, flag, False)]
