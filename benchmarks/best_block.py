@@ -16,31 +16,23 @@ Usage::
     python benchmarks/best_block.py --levels NONE --blocks 80
 
 Each level gets a drive on devices of its own (``loop_cost.own_devices``), as in ``loop_cost.py``;
-the floor runs on the first drive's devices.
+the floor runs on the first drive's devices. The Driver Station is enabled (teleop), and the drives
+are warmed up until healthy, with ``loop_cost.py``'s own functions.
 """
 
 from __future__ import annotations
 
 import argparse
 import time
+from array import array
 from collections.abc import Callable
 
 import loop_cost  # first: it loads the vendor libraries and leaves the repository's directory
-from wpimath.kinematics import ChassisSpeeds
+from loop_cost import Case
 
 from swervelib import SwerveDrive, TelemetryVerbosity
 
 Loop = Callable[[float, float, float], None]
-
-
-def library_loop(drive: SwerveDrive) -> Loop:
-    """One robot loop of ``drive``: ``periodic()``, then a field-relative ``drive()``."""
-
-    def loop(vx: float, vy: float, omega: float) -> None:
-        drive.periodic()
-        drive.drive(ChassisSpeeds(vx, vy, omega), field_relative=True)
-
-    return loop
 
 
 def best_blocks(loops: list[Loop], blocks: int, size: int) -> list[float]:
@@ -70,6 +62,7 @@ def main() -> None:
     parser.add_argument("--blocks", type=int, default=40, help="blocks per case (default 40)")
     parser.add_argument("--size", type=int, default=2000, help="loops per block (default 2000)")
     args = parser.parse_args()
+    loop_cost.enable_driver_station()  # teleop enabled, as in loop_cost.py and checks_cost.py
     drives = [
         SwerveDrive.from_directory(
             loop_cost.own_devices(args.config, index),
@@ -79,18 +72,18 @@ def main() -> None:
         for index, level in enumerate(args.levels)
     ]
     floor = loop_cost.FLOORS[args.config](drives[0])
-    loops = [library_loop(drive) for drive in drives] + [floor.loop]
+    loops = [loop_cost.library_loop(drive) for drive in drives] + [floor.loop]
     named = dict(zip(args.levels, drives, strict=True))
-    best_blocks(loops, 2, args.size)  # warm-up, then until every drive is on its usual path
-    start = time.monotonic()
-    while loop_cost.drive_problems(args.config, named):
-        if time.monotonic() - start > loop_cost.READY_TIMEOUT_S:
-            raise SystemExit("; ".join(loop_cost.drive_problems(args.config, named)))
-        time.sleep(loop_cost.LOOP_S)
-        best_blocks(loops, 1, 1)
+
+    def problems() -> list[str]:
+        return loop_cost.drive_problems(args.config, named)
+
+    # warm up until every drive is on its usual path, as loop_cost.py does
+    cases = [Case(args.config, "", loop, array("q")) for loop in loops]
+    loop_cost.settle(args.config, problems, cases, loop_cost.speed_sequence(args.size))
     best = best_blocks(loops, args.blocks, args.size)
-    problems = loop_cost.drive_problems(args.config, named)  # timed on the usual path?
-    assert not problems, "; ".join(problems)
+    found = problems()  # timed on the usual path?
+    assert not found, "; ".join(found)
     floor_us = best[-1]
     print(f"{args.config}: fastest of {args.blocks} blocks of {args.size} loops, µs per loop")
     print(f"  floor          {floor_us:7.1f}")
