@@ -5,9 +5,10 @@ blocks of loops, keeping each loop's fastest block.
 overlap for a change of a few per cent. Here each case runs alone, in blocks of 2 000 loops (the
 same changing commands as ``loop_cost.py``), the cases taking turns block by block; each case keeps
 its fastest block's mean per loop. A slow spell lengthens some blocks but rarely the fastest:
-two runs of the same code agreed within 0.3-3 % here, where medians moved by up to 2x. It
-measures hot code only (no pacing): a steadier yardstick for a change, not a figure for the
-issue 18 targets.
+two runs of the same code agreed within 0.3-3 % in a quiet hour, where medians moved by up to
+2x. A whole process can still run slow (once a floor's fastest block was 40 % slower than in five
+other runs): take several runs. It measures hot code only (no pacing): a yardstick for a change,
+not a figure for the issue 18 targets.
 
 Usage::
 
