@@ -1,0 +1,246 @@
+"""Instructions and Python bytecodes per robot loop: a yardstick that machine noise does not move.
+
+``loop_cost.py`` and ``best_block.py`` time the loop on the wall clock, which a shared VM moves by
+20-40 % between runs; a change worth a few per cent cannot be seen there. This script counts work
+instead, for ``loop_cost.py``'s cases (the same drives, floors and changing commands):
+
+* **instructions per loop**: each case runs in a child process under valgrind's callgrind, which
+  counts the machine instructions executed (Python, pybind11, WPILib, the vendor simulators). The
+  child dumps the count before and after its timed loops (``callgrind_control --dump``), and once
+  around no loop at all, whose count (the dumps' own cost) is taken off. One run can count a few
+  per cent too many (1 % on an idle machine, up to 3 % on a busy one): the HAL simulator's spin
+  lock spins for as long as another thread holds it. Spinning only adds, so each case keeps the
+  least of ``--repeat`` runs (default 3).
+* **bytecodes per loop**: Python opcodes executed per loop (``sys.settrace`` with opcode events),
+  counted in this process, exactly repeatable; ``--detail`` lists them per function.
+
+Neither is a time: an instruction count misses cache misses and a bytecode count weighs a cheap
+``LOAD_FAST`` like a vendor call. They say whether a change removed work, and where the work is;
+the issue 18 figures stay ``loop_cost.py``'s.
+
+Usage::
+
+    python benchmarks/instructions.py                         # all-REV + navX: floor, NONE, HIGH
+    python benchmarks/instructions.py --config talonsrx_pigeon --detail
+    python benchmarks/instructions.py --no-valgrind           # bytecodes only (seconds)
+
+Needs valgrind (``callgrind`` and ``callgrind_control``) for the instruction counts; each child
+takes about 40 s under it, two at a time (about 3 minutes for three cases, three runs each). The
+CTRE simulators send their frames on the wall clock, which valgrind slows 30-50 times: the
+phoenix5 and phoenix6 devices then read stale, the drive never gets healthy and the child gives
+up, so instruction counts are for the all-REV + navX configuration only (``--config
+vortex_throughbore_navx``, the default); bytecodes work for every configuration.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+from types import FrameType
+from typing import Any
+
+SCRIPT = Path(__file__).resolve()  # before loop_cost leaves the repository's directory
+
+import loop_cost  # noqa: E402 - it loads the vendor libraries and leaves the repository's directory
+
+# loop_cost.py's case labels, by the short names used here
+CASES = {
+    "floor": "floor",
+    "telemetry": loop_cost.TELEMETRY,
+    "NONE": "library NONE",
+    "LOW": "library LOW",
+    "POSE": "library POSE",
+    "HIGH": "library HIGH",
+}
+WARM_LOOPS = 300  # after loop_cost.warm_up, a few more loops of the measured case alone
+
+
+def _case(setup: loop_cost.Setup, name: str) -> loop_cost.Case:
+    wanted = CASES[name]
+    return next(case for case in setup.cases() if case.label == wanted)
+
+
+def _ready(config: str, name: str) -> tuple[loop_cost.Setup, loop_cost.Case]:
+    """``config``'s setup, warmed up until healthy, and case ``name``."""
+    loop_cost.enable_driver_station()
+    setup = loop_cost.build(config)
+    speeds = loop_cost.speed_sequence(WARM_LOOPS)
+    loop_cost.warm_up(setup, setup.cases(), speeds)
+    case = _case(setup, name)
+    for vx, vy, omega in speeds:
+        case.loop(vx, vy, omega)
+    return setup, case
+
+
+def child(config: str, name: str, loops: int) -> None:
+    """Under callgrind: dump, (nothing), dump, ``loops`` loops of the case, dump."""
+    _setup, case = _ready(config, name)
+    speeds = loop_cost.speed_sequence(loops)
+    pid = str(os.getpid())
+
+    def dump(label: str) -> None:
+        subprocess.run(
+            ["callgrind_control", f"--dump={label}", pid], check=True, capture_output=True
+        )
+
+    dump("start")
+    dump("empty")
+    for vx, vy, omega in speeds:
+        case.loop(vx, vy, omega)
+    dump("loops")
+
+
+def _totals(out: Path) -> dict[str, int]:
+    """Each dump's instruction total, by its label."""
+    found: dict[str, int] = {}
+    for part in out.parent.glob(f"{out.name}*"):
+        label, total = None, None
+        with part.open() as lines:
+            for line in lines:
+                if line.startswith("desc: Trigger: dump "):
+                    label = line.split()[-1]
+                elif line.startswith("totals:"):
+                    total = int(line.split()[1])
+                    break
+        if label is not None and total is not None:
+            found[label] = total
+    return found
+
+
+def instructions(config: str, name: str, loops: int, scratch: Path, run: int = 0) -> float | None:
+    """Instructions per loop of case ``name``, from a child run under callgrind (None, with the
+    child's last words on stderr, if it failed)."""
+    out = scratch / f"{config}-{name}-{run}.out"
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--compress-strings=no",
+        f"--callgrind-out-file={out}",
+        sys.executable,
+        str(SCRIPT),
+        "--child",
+        name,
+        "--config",
+        config,
+        "--loops",
+        str(loops),
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    totals = _totals(out)
+    if done.returncode != 0 or not {"empty", "loops"} <= totals.keys():
+        last = [line for line in done.stderr.splitlines() if not line.startswith("==")][-6:]
+        print(f"{config} {name}: the callgrind child failed:", *last, sep="\n  ", file=sys.stderr)
+        return None
+    return (totals["loops"] - totals["empty"]) / loops
+
+
+def _opcode_counter(counts: collections.Counter[str]) -> Any:
+    """A ``sys.settrace`` function counting each opcode executed, by file and function."""
+
+    def trace(frame: FrameType, event: str, arg: Any) -> Any:
+        frame.f_trace_opcodes = True
+        frame.f_trace_lines = False
+        if event == "opcode":
+            code = frame.f_code
+            counts[f"{Path(code.co_filename).name}:{code.co_name}"] += 1
+        return trace
+
+    return trace
+
+
+def bytecodes(config: str, names: Sequence[str], loops: int) -> dict[str, collections.Counter[str]]:
+    """Per case, the opcodes executed per function over ``loops`` loops."""
+    loop_cost.enable_driver_station()
+    setup = loop_cost.build(config)
+    speeds = loop_cost.speed_sequence(WARM_LOOPS + loops)
+    loop_cost.warm_up(setup, setup.cases(), speeds)
+    counted: dict[str, collections.Counter[str]] = {}
+    for name in names:
+        case = _case(setup, name)
+        for vx, vy, omega in speeds[:WARM_LOOPS]:
+            case.loop(vx, vy, omega)
+        counts: collections.Counter[str] = collections.Counter()
+        sys.settrace(_opcode_counter(counts))
+        try:
+            for vx, vy, omega in speeds[WARM_LOOPS:]:
+                case.loop(vx, vy, omega)
+        finally:
+            sys.settrace(None)
+        counted[name] = counts
+    return counted
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--config", default="vortex_throughbore_navx", choices=sorted(loop_cost.FLOORS)
+    )
+    parser.add_argument(
+        "--cases",
+        nargs="+",
+        default=["floor", "NONE", "HIGH"],
+        choices=sorted(CASES),
+        help="floor, telemetry (the floor publishing what HIGH does) and library levels",
+    )
+    parser.add_argument("--loops", type=int, default=1000, help="loops counted (default 1000)")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="callgrind runs per case, the least kept (default 3)"
+    )
+    parser.add_argument("--detail", action="store_true", help="bytecodes per function")
+    parser.add_argument("--no-valgrind", action="store_true", help="bytecodes only")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.config, args.child, args.loops)
+        return 0
+    names = list(dict.fromkeys(["floor", *args.cases]))
+    counted = bytecodes(args.config, names, min(args.loops, 200))
+    per_loop = {name: sum(c.values()) / min(args.loops, 200) for name, c in counted.items()}
+    measured: dict[str, float | None] = {}
+    if not args.no_valgrind:
+        if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+            print("valgrind (callgrind, callgrind_control) is not installed: use --no-valgrind")
+            return 2
+        with tempfile.TemporaryDirectory(prefix="swervelib-callgrind-") as scratch:
+            workers = max(1, min(len(names), os.cpu_count() or 1))
+            with ThreadPoolExecutor(workers) as pool:
+                futures = {
+                    (name, run): pool.submit(
+                        instructions, args.config, name, args.loops, Path(scratch), run
+                    )
+                    for run in range(args.repeat)
+                    for name in names
+                }
+                for (name, _run), future in futures.items():
+                    found = [c for c in (future.result(), measured.get(name)) if c is not None]
+                    measured[name] = min(found) if found else None  # the least run
+    print(f"{args.config}: work per loop (ratio to the floor)")
+    print(f"  {'case':<10s} {'bytecodes':>16s} {'instructions':>20s}")
+    for name in names:
+        ops = f"{per_loop[name]:7.0f} ({per_loop[name] / per_loop['floor']:.3f})"
+        ins, count, floor = "", measured.get(name), measured.get("floor")
+        if count is not None and floor is not None:
+            ins = f"{count:10.0f} ({count / floor:.3f})"
+        elif measured:
+            ins = "-"
+        print(f"  {name:<10s} {ops:>16s} {ins:>20s}")
+    if args.detail:
+        loops = min(args.loops, 200)
+        for name in names:
+            print(f"\n{name}: bytecodes per loop, by function")
+            for function, count in counted[name].most_common(25):
+                print(f"  {count / loops:8.1f}  {function}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
