@@ -23,6 +23,7 @@ Usage::
     python benchmarks/instructions.py                         # all-REV + navX: floor, NONE, HIGH
     python benchmarks/instructions.py --config talonsrx_pigeon --detail
     python benchmarks/instructions.py --no-valgrind           # bytecodes only (seconds)
+    python benchmarks/instructions.py --cases NONE --variant 1  # checks_cost.py's variants
 
 Needs valgrind (``callgrind`` and ``callgrind_control``) for the instruction counts; each child
 takes about 40 s under it, two at a time (about 3 minutes for three cases, three runs each). The
@@ -49,6 +50,7 @@ from typing import Any
 
 SCRIPT = Path(__file__).resolve()  # before loop_cost leaves the repository's directory
 
+import checks_cost  # noqa: E402 - (imports loop_cost, which must come first)
 import loop_cost  # noqa: E402 - it loads the vendor libraries and leaves the repository's directory
 
 # loop_cost.py's case labels, by the short names used here
@@ -68,10 +70,19 @@ def _case(setup: loop_cost.Setup, name: str) -> loop_cost.Case:
     return next(case for case in setup.cases() if case.label == wanted)
 
 
-def _ready(config: str, name: str) -> tuple[loop_cost.Setup, loop_cost.Case]:
-    """``config``'s setup, warmed up until healthy, and case ``name``."""
+def _setup(config: str, variant: int) -> loop_cost.Setup:
+    """``config``'s drives and floors; the drives with ``checks_cost.py``'s parts up to
+    ``variant`` switched off (0: as shipped)."""
     loop_cost.enable_driver_station()
     setup = loop_cost.build(config)
+    for drive in setup.drives.values():
+        checks_cost.switch_off(drive, variant)
+    return setup
+
+
+def _ready(config: str, name: str, variant: int) -> tuple[loop_cost.Setup, loop_cost.Case]:
+    """``config``'s setup, warmed up until healthy, and case ``name``."""
+    setup = _setup(config, variant)
     speeds = loop_cost.speed_sequence(WARM_LOOPS)
     loop_cost.warm_up(setup, setup.cases(), speeds)
     case = _case(setup, name)
@@ -80,9 +91,9 @@ def _ready(config: str, name: str) -> tuple[loop_cost.Setup, loop_cost.Case]:
     return setup, case
 
 
-def child(config: str, name: str, loops: int) -> None:
+def child(config: str, name: str, loops: int, variant: int) -> None:
     """Under callgrind: dump, (nothing), dump, ``loops`` loops of the case, dump."""
-    _setup, case = _ready(config, name)
+    _built, case = _ready(config, name, variant)
     speeds = loop_cost.speed_sequence(loops)
     pid = str(os.getpid())
 
@@ -115,7 +126,9 @@ def _totals(out: Path) -> dict[str, int]:
     return found
 
 
-def instructions(config: str, name: str, loops: int, scratch: Path, run: int = 0) -> float | None:
+def instructions(
+    config: str, name: str, loops: int, variant: int, scratch: Path, run: int = 0
+) -> float | None:
     """Instructions per loop of case ``name``, from a child run under callgrind (None, with the
     child's last words on stderr, if it failed)."""
     out = scratch / f"{config}-{name}-{run}.out"
@@ -132,6 +145,8 @@ def instructions(config: str, name: str, loops: int, scratch: Path, run: int = 0
         config,
         "--loops",
         str(loops),
+        "--variant",
+        str(variant),
     ]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
     done = subprocess.run(command, capture_output=True, text=True, env=env)
@@ -157,10 +172,11 @@ def _opcode_counter(counts: collections.Counter[str]) -> Any:
     return trace
 
 
-def bytecodes(config: str, names: Sequence[str], loops: int) -> dict[str, collections.Counter[str]]:
+def bytecodes(
+    config: str, names: Sequence[str], loops: int, variant: int
+) -> dict[str, collections.Counter[str]]:
     """Per case, the opcodes executed per function over ``loops`` loops."""
-    loop_cost.enable_driver_station()
-    setup = loop_cost.build(config)
+    setup = _setup(config, variant)
     speeds = loop_cost.speed_sequence(WARM_LOOPS + loops)
     loop_cost.warm_up(setup, setup.cases(), speeds)
     counted: dict[str, collections.Counter[str]] = {}
@@ -195,15 +211,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--repeat", type=int, default=3, help="callgrind runs per case, the least kept (default 3)"
     )
+    parser.add_argument(
+        "--variant",
+        type=int,
+        default=0,
+        choices=range(len(checks_cost.VARIANTS)),
+        help="the library with checks_cost.py's parts switched off: "
+        + ", ".join(f"{i} {v}" for i, v in enumerate(checks_cost.VARIANTS)),
+    )
     parser.add_argument("--detail", action="store_true", help="bytecodes per function")
     parser.add_argument("--no-valgrind", action="store_true", help="bytecodes only")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
-        child(args.config, args.child, args.loops)
+        child(args.config, args.child, args.loops, args.variant)
         return 0
     names = list(dict.fromkeys(["floor", *args.cases]))
-    counted = bytecodes(args.config, names, min(args.loops, 200))
+    counted = bytecodes(args.config, names, min(args.loops, 200), args.variant)
     per_loop = {name: sum(c.values()) / min(args.loops, 200) for name, c in counted.items()}
     measured: dict[str, float | None] = {}
     if not args.no_valgrind:
@@ -215,7 +239,13 @@ def main(argv: Sequence[str] | None = None) -> int:
             with ThreadPoolExecutor(workers) as pool:
                 futures = {
                     (name, run): pool.submit(
-                        instructions, args.config, name, args.loops, Path(scratch), run
+                        instructions,
+                        args.config,
+                        name,
+                        args.loops,
+                        args.variant,
+                        Path(scratch),
+                        run,
                     )
                     for run in range(args.repeat)
                     for name in names
@@ -223,7 +253,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 for (name, _run), future in futures.items():
                     found = [c for c in (future.result(), measured.get(name)) if c is not None]
                     measured[name] = min(found) if found else None  # the least run
-    print(f"{args.config}: work per loop (ratio to the floor)")
+    variant = f", library {checks_cost.VARIANTS[args.variant]}" if args.variant else ""
+    print(f"{args.config}{variant}: work per loop (ratio to the floor)")
     print(f"  {'case':<10s} {'bytecodes':>16s} {'instructions':>20s}")
     for name in names:
         ops = f"{per_loop[name]:7.0f} ({per_loop[name] / per_loop['floor']:.3f})"
