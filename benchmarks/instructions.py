@@ -227,8 +227,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         child(args.config, args.child, args.loops, args.variant)
         return 0
     names = list(dict.fromkeys(["floor", *args.cases]))
-    counted = bytecodes(args.config, names, min(args.loops, 200), args.variant)
-    per_loop = {name: sum(c.values()) / min(args.loops, 200) for name, c in counted.items()}
+    traced = min(args.loops, 200)  # settrace is slow: bytecodes over at most 200 loops
+    counted = bytecodes(args.config, names, traced, args.variant)
+    per_loop = {name: sum(c.values()) / traced for name, c in counted.items()}
     measured: dict[str, float | None] = {}
     if not args.no_valgrind:
         if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
@@ -265,11 +266,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             ins = "-"
         print(f"  {name:<10s} {ops:>16s} {ins:>20s}")
     if args.detail:
-        loops = min(args.loops, 200)
         for name in names:
             print(f"\n{name}: bytecodes per loop, by function")
-            for function, count in counted[name].most_common(25):
-                print(f"  {count / loops:8.1f}  {function}")
+            for function, ops_count in counted[name].most_common(25):
+                print(f"  {ops_count / traced:8.1f}  {function}")
     return 0
 
 
