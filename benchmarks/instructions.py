@@ -8,9 +8,9 @@ instead, for ``loop_cost.py``'s cases (the same drives, floors and changing comm
   counts the machine instructions executed (Python, pybind11, WPILib, the vendor simulators). The
   child dumps the count before and after its timed loops (``callgrind_control --dump``), and once
   around no loop at all, whose count (the dumps' own cost) is taken off. One run can count a few
-  per cent too many (1 % on an idle machine, up to 3 % on a busy one): the HAL simulator's spin
-  lock spins for as long as another thread holds it. Spinning only adds, so each case keeps the
-  least of ``--repeat`` runs (default 3).
+  per cent too many (seen: 1 % on an idle machine, up to 4 %): the HAL simulator's spin lock
+  spins for as long as another thread holds it, and a full garbage collection may fall inside the
+  window. Both only add, so each case keeps the least of ``--repeat`` runs (default 3).
 * **bytecodes per loop**: Python opcodes executed per loop (``sys.settrace`` with opcode events),
   counted in this process, exactly repeatable; ``--detail`` lists them per function.
 
