@@ -70,30 +70,28 @@ def _case(setup: loop_cost.Setup, name: str) -> loop_cost.Case:
     return next(case for case in setup.cases() if case.label == wanted)
 
 
-def _setup(config: str, variant: int) -> loop_cost.Setup:
-    """``config``'s drives and floors; the drives with ``checks_cost.py``'s parts up to
-    ``variant`` switched off (0: as shipped)."""
+def _warmed(config: str, variant: int) -> loop_cost.Setup:
+    """``config``'s drives and floors, warmed up until healthy (``loop_cost.warm_up``); the
+    drives with ``checks_cost.py``'s parts up to ``variant`` switched off (0: as shipped)."""
     loop_cost.enable_driver_station()
     setup = loop_cost.build(config)
     for drive in setup.drives.values():
         checks_cost.switch_off(drive, variant)
+    loop_cost.warm_up(setup, setup.cases(), loop_cost.speed_sequence(WARM_LOOPS))
     return setup
 
 
-def _ready(config: str, name: str, variant: int) -> tuple[loop_cost.Setup, loop_cost.Case]:
-    """``config``'s setup, warmed up until healthy, and case ``name``."""
-    setup = _setup(config, variant)
-    speeds = loop_cost.speed_sequence(WARM_LOOPS)
-    loop_cost.warm_up(setup, setup.cases(), speeds)
+def _warm_case(setup: loop_cost.Setup, name: str) -> loop_cost.Case:
+    """Case ``name``, after :data:`WARM_LOOPS` loops of it alone."""
     case = _case(setup, name)
-    for vx, vy, omega in speeds:
+    for vx, vy, omega in loop_cost.speed_sequence(WARM_LOOPS):
         case.loop(vx, vy, omega)
-    return setup, case
+    return case
 
 
 def child(config: str, name: str, loops: int, variant: int) -> None:
     """Under callgrind: dump, (nothing), dump, ``loops`` loops of the case, dump."""
-    _built, case = _ready(config, name, variant)
+    case = _warm_case(_warmed(config, variant), name)
     speeds = loop_cost.speed_sequence(loops)
     pid = str(os.getpid())
 
@@ -176,18 +174,15 @@ def bytecodes(
     config: str, names: Sequence[str], loops: int, variant: int
 ) -> dict[str, collections.Counter[str]]:
     """Per case, the opcodes executed per function over ``loops`` loops."""
-    setup = _setup(config, variant)
-    speeds = loop_cost.speed_sequence(WARM_LOOPS + loops)
-    loop_cost.warm_up(setup, setup.cases(), speeds)
+    setup = _warmed(config, variant)
+    speeds = loop_cost.speed_sequence(WARM_LOOPS + loops)[WARM_LOOPS:]  # as if after the warm-up
     counted: dict[str, collections.Counter[str]] = {}
     for name in names:
-        case = _case(setup, name)
-        for vx, vy, omega in speeds[:WARM_LOOPS]:
-            case.loop(vx, vy, omega)
+        case = _warm_case(setup, name)
         counts: collections.Counter[str] = collections.Counter()
         sys.settrace(_opcode_counter(counts))
         try:
-            for vx, vy, omega in speeds[WARM_LOOPS:]:
+            for vx, vy, omega in speeds:
                 case.loop(vx, vy, omega)
         finally:
             sys.settrace(None)
