@@ -19,6 +19,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from tests.waits import read_config
+
 VARIANTS = ("high", "low")
 # Alerts that mean a vendor refused a value or a reading became unusable.
 BAD_ALERTS = ("failed to apply", "reads nan", "reads inf", "reads -inf", "refused", "raised")
@@ -125,7 +127,10 @@ def _stored(drive: Any) -> list[dict[str, Any]]:
                 )
             elif device is not None:
                 config = type(motor._config)()
-                device.configurator.refresh(config, 0.5)
+                # until the device answers: a read-back that timed out leaves the defaults
+                status = read_config(device.configurator, config)
+                if not status.is_ok():
+                    raise RuntimeError(f"{role} motor's configuration read-back: {status.name}")
                 feedback = getattr(config, "feedback", None) or config.external_feedback
                 limits = config.current_limits
                 stored.append(
