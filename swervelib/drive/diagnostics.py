@@ -45,8 +45,9 @@ STALL_RATE_DPS = 90.0  # for this long: a healthy module turns 90° in about 0.2
 STALL_PERSIST_S = 0.8  # moving setpoint at hundreds of degrees per second
 RECOVERY_RATE = 0.5  # the timers drain at half the speed they fill
 ENCODER_MOVE_DEG = 0.2  # a raw reading must move this much in a loop to count as turning
-# A module nearer its setpoint than this is neither running away nor stalled: nothing to note.
-_NEAR_DEG = min(ANGLE_ERROR_DEG, STALL_ERROR_DEG)
+# A module within STALL_ERROR_DEG of its setpoint is neither stalled nor (ANGLE_ERROR_DEG being
+# larger) running away: the observation's "near", which costs nothing more.
+assert ANGLE_ERROR_DEG >= STALL_ERROR_DEG
 
 
 class _LeakyTimer:
@@ -101,9 +102,11 @@ class DriveDiagnostics:
         # opposite ways, and the same way (a hint at which inversion is wrong).
         self._opposed_s = [0.0] * count
         self._agreed_s = [0.0] * count
-        # Each module's raw readings last loop, while it is far from its setpoint (None while
-        # near: the usual case costs nothing more than the distance to the setpoint).
-        self._last_raw: list[tuple[float, float] | None] = [None] * count
+        # Each module's raw readings (absolute, angle motor) at the last loop it ran away, with
+        # that loop's number: only a running-away module keeps them, so a module near its
+        # setpoint costs nothing more than the distance to it.
+        self._last_raw: list[tuple[int, float, float] | None] = [None] * count
+        self._loops = 0  # loops observed
         self._observed_s = 0.0  # time observed since the last judgement
         self._last_yaw: float | None = None
         self.imu_disagrees = False
@@ -129,28 +132,25 @@ class DriveDiagnostics:
         if dt <= 0:
             return
         self._observed_s += dt
-        last_raws = self._last_raw
+        self._loops = loop = self._loops + 1
+        # the turns in this loop at the runaway and stall rates (one product a loop, not a
+        # division a module)
+        away = AWAY_RATE_DPS * dt
+        slow = STALL_RATE_DPS * dt
         for index, module in enumerate(self.modules):
             if not module.is_commanded:
-                last_raws[index] = None
                 continue
             error = (module.angle_setpoint_deg - module.angle_deg + 180.0) % 360.0 - 180.0
-            if -_NEAR_DEG <= error <= _NEAR_DEG:
-                last_raws[index] = None
+            # Near (within STALL_ERROR_DEG, the nearer of the two bounds): nothing to note.
+            if -STALL_ERROR_DEG <= error <= STALL_ERROR_DEG:
                 continue
-            rate = module.last_turn_deg / dt
-            raw = (module.raw_absolute_deg, module.raw_angle_deg)
-            last_raw, last_raws[index] = last_raws[index], raw
+            turn = module.last_turn_deg
             # (comparisons on both sides rather than abs(): no call, the same answer for NaN)
-            if error * rate < 0.0 and (rate > AWAY_RATE_DPS or rate < -AWAY_RATE_DPS):
+            if error * turn < 0.0 and (turn > away or turn < -away):
                 if error > ANGLE_ERROR_DEG or error < -ANGLE_ERROR_DEG:
                     self._away_s[index] += dt
-                    self._compare_encoders(index, raw, last_raw, dt)
-            elif (
-                (error > STALL_ERROR_DEG or error < -STALL_ERROR_DEG)
-                and -STALL_RATE_DPS < rate < STALL_RATE_DPS
-                and module.speed_setpoint_mps != 0.0
-            ):
+                    self._compare_encoders(index, module, loop, dt)
+            elif -slow < turn < slow and module.speed_setpoint_mps != 0.0:
                 self._stuck_s[index] += dt
 
     def judge_modules(self, *, judge: bool = True) -> None:
@@ -186,13 +186,16 @@ class DriveDiagnostics:
                     partial(_stall_text, name),
                 )
 
-    def _compare_encoders(
-        self, index: int, raw: tuple[float, float], last: tuple[float, float] | None, dt: float
-    ) -> None:
-        if last is None:  # the module was near its setpoint (or not commanded) last loop
+    def _compare_encoders(self, index: int, module: SwerveModule, loop: int, dt: float) -> None:
+        """While running away: did the absolute encoder and the angle motor's encoder turn the same
+        way since the previous loop (compared only when that loop ran away too)?"""
+        absolute, relative = module.raw_absolute_deg, module.raw_angle_deg
+        last = self._last_raw[index]
+        self._last_raw[index] = (loop, absolute, relative)
+        if last is None or last[0] != loop - 1:
             return
-        turned_abs = (raw[0] - last[0] + 180.0) % 360.0 - 180.0
-        turned_rel = raw[1] - last[1]
+        turned_abs = (absolute - last[1] + 180.0) % 360.0 - 180.0
+        turned_rel = relative - last[2]
         if abs(turned_abs) < ENCODER_MOVE_DEG or abs(turned_rel) < ENCODER_MOVE_DEG:
             return
         if turned_abs * turned_rel < 0.0:

@@ -341,8 +341,8 @@ class SwerveModule:
                 speed = -speed
                 angle_deg += 180.0
                 acceleration_mps2 = -acceleration_mps2
-        if acceleration_mps2 - acceleration_mps2 != 0.0:  # not finite
-            acceleration_mps2 = 0.0
+        if acceleration_mps2 and acceleration_mps2 - acceleration_mps2 != 0.0:  # not finite
+            acceleration_mps2 = 0.0  # (a zero, the usual case, costs one test)
         angle_deg %= 360.0
         if angle_deg >= 360.0:  # a tiny negative angle rounds up to exactly 360
             angle_deg = 0.0
@@ -377,7 +377,9 @@ class SwerveModule:
         else:
             steer = None  # 0 V: the Spark's feedback sensor cannot be trusted
         feedforward = self.feedforward  # kS·sign(speed) + kV·speed + kA·acceleration, inline
-        ff_volts = feedforward.kv * speed + feedforward.ka * acceleration_mps2
+        ff_volts = feedforward.kv * speed
+        if acceleration_mps2:  # (none in teleop)
+            ff_volts += feedforward.ka * acceleration_mps2
         if speed != 0.0:
             ff_volts += feedforward.ks if speed > 0.0 else -feedforward.ks
         try:

@@ -3,9 +3,11 @@ read and estimated, and what the drive was asked for, taken together so every re
 sees the same values.
 
 ``periodic()`` records the loop's values (the readings themselves, so a state kept for later still
-says what that loop read); the derived ones (module states and the measured chassis speeds from
-them) are computed the first time anyone asks, once, and then shared by every getter, the
-telemetry and the state callbacks.
+says what that loop read), and ``SwerveDrive.get_state()`` builds the snapshot from them the first
+time anyone asks in that loop (the telemetry above ``NONE``, a state callback, a getter; at
+``NONE`` with no callback, nobody may ask). The derived values (module states and the measured
+chassis speeds from them) are likewise computed the first time anyone asks, once, and then shared
+by every getter, the telemetry and the state callbacks.
 """
 
 from __future__ import annotations

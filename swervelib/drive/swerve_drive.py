@@ -71,6 +71,19 @@ LOOP_PERIOD_S = 0.02
 SIM_START_WAIT_S = 5.0  # at most, for simulated phoenix6 devices to report a new simulator
 DIAGNOSTICS_EVERY = 5  # loops between diagnostic checks (each judged over a tenth of a second)
 HEALTH_CHECK_EVERY = 4  # loops between device fault checks: 13 devices, each about once a second
+# A loop's values for its DriveState, in DriveState's order (time, pose, raw yaw, positions,
+# velocities, angles, desired speeds, targets, period)
+_LoopValues = tuple[
+    float,
+    Pose2d,
+    float,
+    tuple[SwerveModulePosition, ...],
+    list[float],
+    list[float],
+    tuple[float, float, float],
+    list[tuple[float, float]],
+    float,
+]
 # Commanded speeds beyond this many times what the robot can do are scaled down (keeping their
 # direction and mix) before the kinematics, whose products would overflow to infinity.
 COMMAND_HEADROOM = 100.0
@@ -196,7 +209,8 @@ class SwerveDrive(DriveSwitches):
         self.diagnostics = DriveDiagnostics(self.modules)
         self._loop_count = 0
         self._last_time = wpilib.Timer.getFPGATimestamp()
-        self._state = DriveState(
+        # The loop's values for its DriveState, which get_state() builds when first asked for.
+        self._loop_values: _LoopValues = (
             self._last_time,
             self._pose,
             self.yaw.raw_yaw_deg,
@@ -206,8 +220,8 @@ class SwerveDrive(DriveSwitches):
             self._desired_speeds,
             self._targets,
             0.0,
-            self._wheels,
         )
+        self._state: DriveState | None = None
         self._last_heading_check = self._last_time
         # In simulation the drive steps a physics model of itself unless a SwerveSim is attached
         # explicitly (e.g. in physics.py), so `from_directory()` drives in `robotpy sim` as is.
@@ -411,7 +425,8 @@ class SwerveDrive(DriveSwitches):
         self._pose = pose = self.estimator.updateWithTime(
             now, Rotation2d.fromDegrees(yaw.yaw_deg), positions
         )
-        state = self._state = DriveState(
+        # this loop's snapshot, built by get_state() if anyone asks (nobody at NONE)
+        self._loop_values = (
             now,
             pose,
             yaw.raw_yaw_deg,
@@ -421,8 +436,8 @@ class SwerveDrive(DriveSwitches):
             self._desired_speeds,
             self._targets,
             dt,
-            self._wheels,
         )
+        self._state = None
         if self._commanded:
             age = now - self._command_time
             timeout = self.command_timeout
@@ -437,7 +452,7 @@ class SwerveDrive(DriveSwitches):
         if phase == 0:
             self.diagnostics.update_heading(
                 yaw.yaw_deg,
-                state.measured[2],
+                self.get_state().measured[2],
                 yaw.imu_ok,
                 now - self._last_heading_check,
                 judge=wpilib.DriverStation.isEnabled(),
@@ -447,9 +462,9 @@ class SwerveDrive(DriveSwitches):
             self.diagnostics.judge_modules(judge=wpilib.DriverStation.isEnabled())
         self._loop_count += 1
         if self._publishes:
-            self.telemetry.publish(state)
+            self.telemetry.publish(self.get_state())
         if self._telemetry_callbacks:
-            self._call_back(state)
+            self._call_back(self.get_state())
 
     def _call_back(self, state: DriveState) -> None:
         problem = None
@@ -583,7 +598,7 @@ class SwerveDrive(DriveSwitches):
                 robot,
                 options=options,
                 heading=heading.radians(),
-                state=self._state,
+                state=self.get_state(),
                 yaw_rate=self._yaw_rate,
                 now=self._last_time,
                 loop_period=self.loop_period,
@@ -637,7 +652,7 @@ class SwerveDrive(DriveSwitches):
         states = kinematics.desaturateWheelSpeeds(states, self.max_speed)
         limits = self._options.setpoint_limits
         assert limits is not None
-        state = self._state
+        state = self.get_state()
         return self._setpoints.next(
             kinematics.toChassisSpeeds(states),
             limits,
@@ -828,7 +843,10 @@ class SwerveDrive(DriveSwitches):
     def get_state(self) -> DriveState:
         """This loop's snapshot (see :class:`~swervelib.drive.state.DriveState`), the same object
         for every caller until the next :meth:`periodic`."""
-        return self._state
+        state = self._state
+        if state is None:  # built from the loop's values when first asked for
+            state = self._state = DriveState(*self._loop_values, self._wheels)
+        return state
 
     def register_telemetry(self, callback: Callable[[DriveState], None]) -> None:
         """Call ``callback(state)`` at the end of every :meth:`periodic` (a logger, a dashboard).
@@ -851,17 +869,17 @@ class SwerveDrive(DriveSwitches):
 
     def get_module_states(self) -> list[SwerveModuleState]:
         """Each module's measured speed and angle this loop (from :meth:`get_state`)."""
-        return list(self._state.module_states)
+        return list(self.get_state().module_states)
 
     def get_module_positions(self) -> list[SwerveModulePosition]:
-        return list(self._state.module_positions)
+        return list(self.get_state().module_positions)
 
     def get_robot_relative_speeds(self) -> ChassisSpeeds:
         """The measured chassis speeds this loop (from :meth:`get_state`)."""
-        return self._state.speeds
+        return self.get_state().speeds
 
     def get_field_relative_speeds(self) -> ChassisSpeeds:
-        return self._state.field_speeds()
+        return self.get_state().field_speeds()
 
 
 def _module_accelerations(feedforwards: Any) -> Any:

@@ -455,12 +455,16 @@ class SparkMotor(SwerveMotor):
 
         The result is also kept as :attr:`last_faults`."""
         try:
-            active_bits = self.spark.getFaults()
-            sticky_bits = self.spark.getStickyFaults()
-            if active_bits.rawBits == 0 and sticky_bits.rawBits == 0:  # the usual case: cheap
+            spark = self.spark
+            # a bool first (no Faults object to build), and getFaults() last: fault() reads the
+            # error code of the Spark's last call
+            sticky = spark.hasStickyFault()
+            active_bits = spark.getFaults()
+            if active_bits.rawBits == 0 and not sticky:  # the usual case: cheap
                 self.last_faults = _NO_FAULTS
             else:
-                self.last_faults = (fault_names(active_bits), fault_names(sticky_bits))
+                sticky_names = fault_names(spark.getStickyFaults()) if sticky else []
+                self.last_faults = (fault_names(active_bits), sticky_names)
         except Exception:
             self.last_faults = _NO_FAULTS
         return self.last_faults
