@@ -9,7 +9,9 @@ import pytest
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 
+from swervelib import SwerveDrive
 from swervelib.drive.options import DriveOptions, SetpointLimits
+from swervelib.drive.swerve_drive import DIAGNOSTICS_EVERY
 from tests.drive.harness import LOOP, simulated
 from tests.sim import alert_texts
 
@@ -36,6 +38,38 @@ def test_one_snapshot_per_loop_shared_by_every_getter() -> None:
         later = drive.get_state()
         assert later is not state and later.timestamp > before
         assert later.desired_speeds.vx == 0.0 and later.odometry_period == pytest.approx(LOOP)
+
+
+def test_a_snapshot_first_asked_for_after_a_command_says_what_its_loop_read() -> None:
+    """With nothing published and no callback (telemetry NONE), periodic() builds no DriveState;
+    one first asked for later in the loop, after a new command, still holds that loop's values."""
+    with simulated() as h:
+        drive = h.drive
+        publishes = drive._publishes
+        drive._publishes = False  # as at NONE (the shared drive publishes at HIGH)
+        try:
+
+            def forward(d: SwerveDrive) -> None:
+                d.drive(ChassisSpeeds(1.0, 0.0, 0.0))
+
+            h.run(0.4, forward)
+            for _ in range(DIAGNOSTICS_EVERY):  # past a loop whose heading judgement built one
+                if drive._state is None:
+                    break
+                h.run(LOOP, forward)
+            assert drive._state is None  # periodic() built none
+            pose, positions = drive.get_pose(), drive._positions
+            drive.drive(ChassisSpeeds(0.0, 0.0, 0.0))  # a new command, then the first request
+            state = drive.get_state()
+            assert drive.get_state() is state
+            assert state.desired_speeds.vx == pytest.approx(1.0, abs=0.05)  # the loop's command
+            assert state.pose is pose and state.module_positions is positions
+            assert state.speeds.vx > 0.8
+            h.run(LOOP)
+            assert drive.get_state() is not state
+            assert drive.get_state().desired_speeds.vx == 0.0
+        finally:
+            drive._publishes = publishes
 
 
 def test_callbacks_get_each_loops_state_and_a_failing_one_does_not_stop_the_loop() -> None:
