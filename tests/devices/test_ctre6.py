@@ -31,7 +31,7 @@ from phoenix6.sim import TalonFXSimState
 
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES, Motor
 from swervelib.config.model import PIDF, DeviceConfig
-from swervelib.devices import registry
+from swervelib.devices import ctre6, registry
 from swervelib.devices.ctre6.batch import SignalBatch, group_by_bus, refresh_all, refresh_signals
 from swervelib.devices.ctre6.cancoder import CANcoderEncoder
 from swervelib.devices.ctre6.fxs_analog import TalonFXSAnalogEncoder
@@ -1183,3 +1183,39 @@ def test_latency_compensation_extrapolates_drive_positions_by_their_frames_age(f
     batch.live_ages = False  # a simulation stepped faster than real time
     assert batch.refresh() and drive._age.age_s == 0.0
     assert drive.get_position() == pytest.approx(drive.status_signals()[0].value_as_double)
+
+
+# --------------------------------------------------------------------------------------------
+# Start-up configuration calls that phoenix6 could not send
+# --------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("answers", "expected", "calls", "pauses"),
+    [
+        # "Could not transmit CAN Frame" (a process starved at start-up, seen in CI): sent again
+        ([StatusCode.TX_FAILED, StatusCode.TX_FAILED, StatusCode.OK], True, 3, [0.01, 0.02]),
+        ([StatusCode.OK], True, 1, []),
+        # a device that did not answer in time: its timeout was waited out already, once is all
+        ([StatusCode.RX_TIMEOUT], False, 1, []),
+        ([StatusCode.TX_FAILED] * 10, False, 7, list(ctre6.TX_BACKOFF_S)),
+    ],
+)
+def test_a_configuration_frame_that_could_not_be_sent_is_sent_again_after_a_pause(
+    monkeypatch: pytest.MonkeyPatch,
+    answers: list[StatusCode],
+    expected: bool,
+    calls: int,
+    pauses: list[float],
+) -> None:
+    slept: list[float] = []
+    monkeypatch.setattr(ctre6.time, "sleep", slept.append)
+    remaining = iter(answers)
+    made: list[StatusCode] = []
+
+    def call() -> StatusCode:
+        made.append(next(remaining))
+        return made[-1]
+
+    assert ctre6.sent(call) is expected
+    assert len(made) == calls and slept == pauses

@@ -11,7 +11,7 @@ from __future__ import annotations
 import atexit
 import math
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import wpilib
@@ -60,6 +60,25 @@ def hold_enable() -> None:
     Station is left to phoenix6, which disables the devices at its next feed."""
     if wpilib.DriverStation.isEnabled():
         unmanaged.feed_enable(ENABLE_HOLD_S)
+
+
+# A start-up configuration frame that phoenix6 could not even send (TX_FAILED, "Could not transmit
+# CAN Frame": its queue full, as in a process starved of CPU at start-up, or a bus busy at boot) is
+# sent again after these pauses, 0.63 s in all. A device that does not answer (a timeout) is not
+# waited for any longer: only a frame that never left is.
+TX_BACKOFF_S = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32)
+
+
+def sent(call: Callable[[], StatusCode]) -> bool:
+    """``call()`` (a phoenix6 configuration call made at start-up) is OK, sent again after each of
+    :data:`TX_BACKOFF_S` while phoenix6 could not transmit it. Not for the robot loop: it sleeps."""
+    status = call()
+    for pause in TX_BACKOFF_S:
+        if status is not StatusCode.TX_FAILED:
+            break
+        time.sleep(pause)
+        status = call()
+    return status.is_ok()
 
 
 def can_bus(name: str) -> CANBus:

@@ -15,7 +15,7 @@ from typing import Any, cast
 
 from phoenix6 import configs, hardware, signals
 
-from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, sent, signal_fault
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
 from swervelib.devices.settings import EncoderSettings
@@ -64,7 +64,7 @@ class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
         magnet.absolute_sensor_discontinuity_point = 1.0
         self.config_calls.apply(
             "CANcoder configuration",
-            lambda: self.device.configurator.apply(config).is_ok(),
+            lambda: sent(lambda: self.device.configurator.apply(config)),
         )
 
         self._absolute = self.device.get_absolute_position(False)

@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from phoenix6 import configs, hardware
 
-from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, sent, signal_fault
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
 from swervelib.devices.settings import ImuSettings
@@ -45,7 +45,7 @@ class Pigeon2Imu(SignalDevice, UsableFlag, Imu):
         config = cast(Any, configs.Pigeon2Configuration)()
         self.config_calls.apply(
             "Pigeon2 configuration",
-            lambda: self.device.configurator.apply(config).is_ok(),
+            lambda: sent(lambda: self.device.configurator.apply(config)),
         )
         self._yaw = self.device.get_yaw(False)
         self._rate = self.device.get_angular_velocity_z_world(False)

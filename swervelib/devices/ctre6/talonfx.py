@@ -31,7 +31,7 @@ from phoenix6 import configs, controls, hardware, signals
 from phoenix6.sim import TalonFXSimState
 
 from swervelib.config.catalog import Motor
-from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, signal_fault
+from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, sent, signal_fault
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
@@ -145,7 +145,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
             slot.k_p = DEFAULT_DRIVE_KP
         self.config_calls.apply(
             "phoenix6 configuration",
-            lambda: device.configurator.apply(config).is_ok(),
+            lambda: sent(lambda: device.configurator.apply(config)),
         )
 
         self._position = device.get_position(False)
