@@ -1217,5 +1217,20 @@ def test_a_configuration_frame_that_could_not_be_sent_is_sent_again_after_a_paus
         made.append(next(remaining))
         return made[-1]
 
-    assert ctre6.sent(call) is expected
+    assert ctre6.sent(call, ctre6.tx_pauses()) is expected  # (tests run in simulation)
     assert len(made) == calls and slept == pauses
+
+
+def test_the_pauses_of_one_configuration_call_are_shared_by_its_tries(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A bus that never sends (five tries of one call) costs the pauses once, not five times; on
+    a robot, where a TX_FAILED means the bus is off, there are none."""
+    slept: list[float] = []
+    monkeypatch.setattr(ctre6.time, "sleep", slept.append)
+    pauses = ctre6.tx_pauses()
+    tries = [ctre6.sent(lambda: StatusCode.TX_FAILED, pauses) for _ in range(5)]
+    assert tries == [False] * 5 and slept == list(ctre6.TX_BACKOFF_S)
+    monkeypatch.setattr(ctre6.wpilib.RobotBase, "isSimulation", staticmethod(lambda: False))
+    slept.clear()
+    assert not ctre6.sent(lambda: StatusCode.TX_FAILED, ctre6.tx_pauses()) and slept == []

@@ -15,7 +15,15 @@ from typing import Any, cast
 
 from phoenix6 import configs, hardware, signals
 
-from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, sent, signal_fault
+from swervelib.devices.ctre6 import (
+    OK,
+    SignalDevice,
+    SimDisconnect,
+    can_bus,
+    sent,
+    signal_fault,
+    tx_pauses,
+)
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
 from swervelib.devices.settings import EncoderSettings
@@ -62,9 +70,10 @@ class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
         )
         magnet.magnet_offset = 0.0
         magnet.absolute_sensor_discontinuity_point = 1.0
+        pauses = tx_pauses()
         self.config_calls.apply(
             "CANcoder configuration",
-            lambda: sent(lambda: self.device.configurator.apply(config)),
+            lambda: sent(lambda: self.device.configurator.apply(config), pauses),
         )
 
         self._absolute = self.device.get_absolute_position(False)

@@ -11,7 +11,15 @@ from typing import Any, cast
 
 from phoenix6 import configs, hardware
 
-from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, sent, signal_fault
+from swervelib.devices.ctre6 import (
+    OK,
+    SignalDevice,
+    SimDisconnect,
+    can_bus,
+    sent,
+    signal_fault,
+    tx_pauses,
+)
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
 from swervelib.devices.settings import ImuSettings
@@ -43,9 +51,10 @@ class Pigeon2Imu(SignalDevice, UsableFlag, Imu):
         self.device = hardware.Pigeon2(settings.device.id, can_bus(settings.device.bus_name))
         # fresh: mount pose 0, no trims, compass off (the class is untyped in phoenix6)
         config = cast(Any, configs.Pigeon2Configuration)()
+        pauses = tx_pauses()
         self.config_calls.apply(
             "Pigeon2 configuration",
-            lambda: sent(lambda: self.device.configurator.apply(config)),
+            lambda: sent(lambda: self.device.configurator.apply(config), pauses),
         )
         self._yaw = self.device.get_yaw(False)
         self._rate = self.device.get_angular_velocity_z_world(False)

@@ -31,7 +31,15 @@ from phoenix6 import configs, controls, hardware, signals
 from phoenix6.sim import TalonFXSimState
 
 from swervelib.config.catalog import Motor
-from swervelib.devices.ctre6 import OK, SignalDevice, SimDisconnect, can_bus, sent, signal_fault
+from swervelib.devices.ctre6 import (
+    OK,
+    SignalDevice,
+    SimDisconnect,
+    can_bus,
+    sent,
+    signal_fault,
+    tx_pauses,
+)
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
@@ -143,9 +151,10 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         else:
             # kP only: the drive passes the velocity feedforward (kV·v) in volts with each command.
             slot.k_p = DEFAULT_DRIVE_KP
+        pauses = tx_pauses()
         self.config_calls.apply(
             "phoenix6 configuration",
-            lambda: sent(lambda: device.configurator.apply(config)),
+            lambda: sent(lambda: device.configurator.apply(config), pauses),
         )
 
         self._position = device.get_position(False)
