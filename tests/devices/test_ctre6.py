@@ -37,6 +37,7 @@ from swervelib.devices.ctre6.cancoder import CANcoderEncoder
 from swervelib.devices.ctre6.fxs_analog import TalonFXSAnalogEncoder
 from swervelib.devices.ctre6.pigeon2 import Pigeon2Imu
 from swervelib.devices.ctre6.talonfx import TalonFXMotor, TalonFXSMotor
+from swervelib.devices.faults import ConfigCalls
 from swervelib.devices.settings import EncoderSettings, ImuSettings, MotorSettings, Role
 from tests.devices.setpoints import Sent, call_lists, make_calls_and_check
 from tests.sim import alert_texts
@@ -1234,3 +1235,21 @@ def test_the_pauses_of_one_configuration_call_are_shared_by_its_tries(
     monkeypatch.setattr(ctre6.wpilib.RobotBase, "isSimulation", staticmethod(lambda: False))
     slept.clear()
     assert not ctre6.sent(lambda: StatusCode.TX_FAILED, ctre6.tx_pauses()) and slept == []
+
+
+def test_a_start_up_configuration_goes_through_the_devices_config_calls(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """apply_at_start: the device's tries and Alert, each try sending again what could not leave."""
+    monkeypatch.setattr(ctre6.time, "sleep", lambda _: None)
+    answers = iter([StatusCode.TX_FAILED, StatusCode.OK, StatusCode.RX_TIMEOUT])
+
+    class Configurator:
+        def apply(self, config: object) -> StatusCode:
+            return next(answers, StatusCode.RX_TIMEOUT)
+
+    calls = ConfigCalls("test configurator")
+    assert ctre6.apply_at_start(calls, "settings", Configurator(), object())
+    assert calls.failed == ()
+    assert not ctre6.apply_at_start(calls, "settings", Configurator(), object())  # five timeouts
+    assert calls.failed == ("settings",)

@@ -17,6 +17,8 @@ from typing import Any
 import wpilib
 from phoenix6 import BaseStatusSignal, CANBus, StatusCode, unmanaged
 
+from swervelib.devices.faults import ConfigCalls
+
 OK = StatusCode.OK
 
 
@@ -89,6 +91,14 @@ def sent(call: Callable[[], StatusCode], pauses: Iterator[float]) -> bool:
         time.sleep(pause)
         status = call()
     return status.is_ok()
+
+
+def apply_at_start(config_calls: ConfigCalls, what: str, configurator: Any, config: Any) -> bool:
+    """A device's start-up ``configurator.apply(config)`` through ``config_calls`` (its tries and
+    Alert, under ``what``): a frame phoenix6 could not send is sent again (:func:`sent`), the
+    pauses of :func:`tx_pauses` shared by all the tries. Whether it applied."""
+    pauses = tx_pauses()
+    return config_calls.apply(what, lambda: sent(lambda: configurator.apply(config), pauses))
 
 
 def can_bus(name: str) -> CANBus:

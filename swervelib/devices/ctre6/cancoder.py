@@ -19,10 +19,9 @@ from swervelib.devices.ctre6 import (
     OK,
     SignalDevice,
     SimDisconnect,
+    apply_at_start,
     can_bus,
-    sent,
     signal_fault,
-    tx_pauses,
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import AbsoluteEncoder, EncoderSim, UsableFlag
@@ -70,10 +69,8 @@ class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
         )
         magnet.magnet_offset = 0.0
         magnet.absolute_sensor_discontinuity_point = 1.0
-        pauses = tx_pauses()
-        self.config_calls.apply(
-            "CANcoder configuration",
-            lambda: sent(lambda: self.device.configurator.apply(config), pauses),
+        apply_at_start(
+            self.config_calls, "CANcoder configuration", self.device.configurator, config
         )
 
         self._absolute = self.device.get_absolute_position(False)

@@ -15,10 +15,9 @@ from swervelib.devices.ctre6 import (
     OK,
     SignalDevice,
     SimDisconnect,
+    apply_at_start,
     can_bus,
-    sent,
     signal_fault,
-    tx_pauses,
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
@@ -51,11 +50,7 @@ class Pigeon2Imu(SignalDevice, UsableFlag, Imu):
         self.device = hardware.Pigeon2(settings.device.id, can_bus(settings.device.bus_name))
         # fresh: mount pose 0, no trims, compass off (the class is untyped in phoenix6)
         config = cast(Any, configs.Pigeon2Configuration)()
-        pauses = tx_pauses()
-        self.config_calls.apply(
-            "Pigeon2 configuration",
-            lambda: sent(lambda: self.device.configurator.apply(config), pauses),
-        )
+        apply_at_start(self.config_calls, "Pigeon2 configuration", self.device.configurator, config)
         self._yaw = self.device.get_yaw(False)
         self._rate = self.device.get_angular_velocity_z_world(False)
         self._signals: list[Any] = [self._yaw]  # the rate is refreshed only when asked for

@@ -35,10 +35,9 @@ from swervelib.devices.ctre6 import (
     OK,
     SignalDevice,
     SimDisconnect,
+    apply_at_start,
     can_bus,
-    sent,
     signal_fault,
-    tx_pauses,
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
@@ -151,11 +150,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         else:
             # kP only: the drive passes the velocity feedforward (kV·v) in volts with each command.
             slot.k_p = DEFAULT_DRIVE_KP
-        pauses = tx_pauses()
-        self.config_calls.apply(
-            "phoenix6 configuration",
-            lambda: sent(lambda: device.configurator.apply(config), pauses),
-        )
+        apply_at_start(self.config_calls, "phoenix6 configuration", device.configurator, config)
 
         self._position = device.get_position(False)
         self._velocity = device.get_velocity(False)
