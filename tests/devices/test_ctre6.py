@@ -31,7 +31,7 @@ from phoenix6.sim import TalonFXSimState
 
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES, Motor
 from swervelib.config.model import PIDF, DeviceConfig
-from swervelib.devices import ctre6, registry
+from swervelib.devices import ctre6, registry, seeding
 from swervelib.devices.ctre6.batch import SignalBatch, group_by_bus, refresh_all, refresh_signals
 from swervelib.devices.ctre6.cancoder import CANcoderEncoder
 from swervelib.devices.ctre6.fxs_analog import TalonFXSAnalogEncoder
@@ -452,6 +452,29 @@ def test_a_talon_answers_its_seed_until_the_frames_show_it(module: Module) -> No
             readings.append(angle.get_position())
             time.sleep(0.002)
         assert readings and all(close(r, target, POSITION_TOL_DEG) for r in readings), readings
+
+
+@pytest.mark.parametrize("type_name", ["krakenx60", "talonfxs_neo"])
+def test_a_talon_never_takes_a_frame_from_before_its_seed_for_one_after_it(
+    type_name: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A frame that arrived before the Talon acknowledged a seed is not taken for a reading after
+    it, however late it is read: each frame's arrival time decides, not the wall clock. (Under a
+    CPU hog, a simulated Talon's first reading after a seed was its reading from before it: a
+    rule that believed any reading once a second had passed would take that frame.) Here the
+    position signal is held on its last frame from before the seed for longer than that second.
+    (The rule is the one class shared by Talon FX and FXS: one motor of each.)"""
+    angle = build_motor(motor_settings(type_name, Role.ANGLE, False))
+    assert seeded(angle, 10.0)
+    assert eventually(lambda: close(angle.get_position(), 10.0, POSITION_TOL_DEG), [angle])
+    signal = angle._position
+    monkeypatch.setattr(signal, "refresh", lambda report_error=True: signal)  # no newer frame
+    assert seeded(angle, 100.0)
+    time.sleep(seeding.SEED_WAIT_S + 0.1)
+    held = angle.get_position()
+    monkeypatch.undo()
+    assert close(held, 100.0, POSITION_TOL_DEG), held  # the seed, not the old frame's 10
+    assert close(angle.get_position(), 100.0, POSITION_TOL_DEG)  # the frames show it by now
 
 
 def test_applied_voltage_follows_flag(module: Module, enabled: None) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from swervelib.devices import seeding
-from swervelib.devices.seeding import SEED_WAIT_S, PendingSeed
+from swervelib.devices.seeding import ARRIVAL_MARGIN_S, SEED_WAIT_S, PendingSeed, StampedSeed
 
 
 def test_a_seed_is_answered_until_a_reading_shows_it_moves_on_or_it_is_old(
@@ -21,3 +21,13 @@ def test_a_seed_is_answered_until_a_reading_shows_it_moves_on_or_it_is_old(
     assert stuck.shown_by(1002.0)  # a seed next to the old reading: nothing to wait for
     now[0] += SEED_WAIT_S + 0.01
     assert seed.shown_by(200.0)  # too old: the readings are believed again
+
+
+def test_a_stamped_seed_is_shown_by_a_frame_that_arrived_after_it_was_acknowledged() -> None:
+    """phoenix6's rule: the frame's arrival time, not its value or the wall clock, says whether it
+    is from before the seed (pure: no clock is read)."""
+    seed = StampedSeed(seeded=1000.0, match=4.0, acknowledged=20.0)
+    assert not seed.shown_by(200.0, arrived=19.99)  # from before the seed
+    assert not seed.shown_by(200.0, arrived=20.0 + ARRIVAL_MARGIN_S / 2)  # may have been queued
+    assert seed.shown_by(1003.0, arrived=19.99)  # it shows the seed already
+    assert seed.shown_by(200.0, arrived=20.0 + 2 * ARRIVAL_MARGIN_S)  # after: whatever it reads

@@ -29,6 +29,7 @@ from typing import Any, ClassVar, Final, cast
 import wpilib
 from phoenix6 import configs, controls, hardware, signals
 from phoenix6.sim import TalonFXSimState
+from phoenix6.utils import get_current_time_seconds
 
 from swervelib.config.catalog import Motor
 from swervelib.devices.ctre6 import (
@@ -42,7 +43,7 @@ from swervelib.devices.ctre6 import (
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
 from swervelib.devices.interfaces import MotorSim, SwerveMotor
-from swervelib.devices.seeding import PendingSeed
+from swervelib.devices.seeding import StampedSeed
 from swervelib.devices.settings import MotorSettings, Role
 
 # Default closed-loop gains when pidfproperties.json is absent. Units are the controller's: volts
@@ -178,7 +179,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         self.latency_compensation = True
         self._last_position = 0.0
         self._last_velocity = 0.0
-        self._seed: PendingSeed | None = None  # until the readings show it
+        self._seed: StampedSeed | None = None  # until a frame shows it
         self._position.wait_for_update(0.1, False)
         self.refresh()
         self.get_position()
@@ -187,13 +188,11 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
     # -- readings ---------------------------------------------------------------------------
     def get_position(self) -> float:
         signal = self._position
+        if self._seed is not None and not self._seed_shown():
+            return self._last_position  # the seed, until a frame shows it
         if signal.status is OK:
             value = signal.value_as_double
             if value == value:  # not NaN
-                if self._seed is not None:
-                    if not self._seed.shown_by(value):
-                        return self._last_position  # the seed, until a frame shows it
-                    self._seed = None
                 age = self._age
                 if age is not None and self.latency_compensation:
                     velocity = self._velocity.value_as_double
@@ -274,14 +273,29 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         if not self.guard.position("set_position", value):
             return
         rotations = value / self._scale
-        before = self._position.value_as_double
         if self.config_calls.apply(
             "sensor position",
             lambda: self.device.set_position(rotations, RUNTIME_TIMEOUT_S).is_ok(),
             attempts=RUNTIME_ATTEMPTS,
         ):
-            self._seed = PendingSeed(rotations, before, SEED_MATCH_ROTATIONS)
+            self._seed = StampedSeed(rotations, SEED_MATCH_ROTATIONS, get_current_time_seconds())
             self._last_position = value
+
+    def _seed_shown(self) -> bool:
+        """Whether the position frame shows the pending seed (and the seed is dropped). The
+        signal is refreshed on its own while a seed is pending: the drive's batch keeps no
+        arrival times."""
+        signal = self._position.refresh(False)
+        seed = self._seed
+        if (
+            seed is not None
+            and signal.status is OK
+            and seed.shown_by(
+                signal.value_as_double, signal.all_timestamps.get_system_timestamp().time
+            )
+        ):
+            self._seed = None
+        return self._seed is None
 
     def set_brake(self, brake: bool) -> None:
         """Brake or coast, blocking at most 2 × 50 ms. If the Talon does not take it in that
