@@ -7,10 +7,11 @@ instead of the reading from before it: the encoder must not seem to jump back, s
 would take the jump for a turn of its angle motor and its still absolute encoder for a frozen one.
 
 Where frames carry no time (REV, phoenix5), :class:`PendingSeed` guesses from the readings: one
-that differs from the reading before the seed is new. phoenix6 stamps each frame with when it
-arrived, so :class:`StampedSeed` knows: a frame that arrived after the seed was acknowledged
-shows it, and one from before never does, however late it is read (a starved simulator once
-delivered the old reading more than :data:`SEED_WAIT_S` after a seed). No vendor import here.
+that differs from the reading before the seed is new, and after :data:`SEED_WAIT_S` any is.
+phoenix6 stamps each frame with when it arrived, so :class:`StampedSeed` knows: a frame that
+arrived after the seed was acknowledged shows it, and one from before never does, however late
+it is read. (Under a CPU hog a simulated Talon's first reading after a seed was once the old one,
+which the guesses can let through.) No vendor import here.
 """
 
 from __future__ import annotations
