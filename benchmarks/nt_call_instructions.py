@@ -16,7 +16,7 @@ differences take the start-up, the loop and a Python-level call off, so what is 
 
 Usage::
 
-    python benchmarks/nt_call_instructions.py            # about 2 minutes
+    python benchmarks/nt_call_instructions.py            # about 1 minute
     python benchmarks/nt_call_instructions.py --short 1000 --long 6000
 """
 
@@ -31,7 +31,8 @@ import tempfile
 from pathlib import Path
 
 PUBLISHERS = 8
-# What each child runs: ``kind`` in (double, raw, none), ``rounds`` rounds of eight sets.
+# What each child runs: ``rounds`` rounds of eight sets of ``kind`` (double or raw); with "bare",
+# a Python function that does nothing is called in place of each set.
 CHILD = """
 import struct, sys
 import ntcore
