@@ -188,7 +188,8 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
     # -- readings ---------------------------------------------------------------------------
     def get_position(self) -> float:
         signal = self._position
-        if self._seed is not None and not self._seed_shown():
+        seed = self._seed
+        if seed is not None and not self._seed_shown(seed):
             return self._last_position  # the seed, until a frame shows it
         if signal.status is OK:
             value = signal.value_as_double
@@ -281,21 +282,17 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
             self._seed = StampedSeed(rotations, SEED_MATCH_ROTATIONS, get_current_time_seconds())
             self._last_position = value
 
-    def _seed_shown(self) -> bool:
-        """Whether the position frame shows the pending seed (and the seed is dropped). The
+    def _seed_shown(self, seed: StampedSeed) -> bool:
+        """Whether the position frame shows the pending ``seed``; if so the seed is dropped. The
         signal is refreshed on its own while a seed is pending: the drive's batch keeps no
         arrival times."""
         signal = self._position.refresh(False)
-        seed = self._seed
-        if (
-            seed is not None
-            and signal.status is OK
-            and seed.shown_by(
-                signal.value_as_double, signal.all_timestamps.get_system_timestamp().time
-            )
+        if signal.status is not OK or not seed.shown_by(
+            signal.value_as_double, signal.all_timestamps.get_system_timestamp().time
         ):
-            self._seed = None
-        return self._seed is None
+            return False
+        self._seed = None
+        return True
 
     def set_brake(self, brake: bool) -> None:
         """Brake or coast, blocking at most 2 × 50 ms. If the Talon does not take it in that
