@@ -7,7 +7,7 @@ import pytest
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 
-from swervelib.drive.telemetry import DriveTelemetry
+from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 from tests.drive.harness import simulated
 
 ROOT = "/SmartDashboard/swerve"
@@ -110,3 +110,42 @@ def test_raw_readings_follow_the_hands_as_the_spec_describes() -> None:
     assert angle == pytest.approx(20.0, abs=0.5)
     assert wheel == pytest.approx(0.3, abs=0.01)
     assert yaw == pytest.approx(15.0, abs=0.5)
+
+
+def _pose_struct(name: str) -> Pose2d:
+    nt = ntcore.NetworkTableInstance.getDefault()
+    value: Pose2d = nt.getStructTopic(name, Pose2d).subscribe(Pose2d(-9.0, -9.0, 0.0)).get()
+    return value
+
+
+def test_the_pose_rotation_and_field_read_back_as_the_drive_pose_at_every_level() -> None:
+    """The pose and ``robotRotation`` are packed by hand into their struct layouts: a struct
+    subscriber, the Field2d's topic and ``Field2d.getRobotPose()`` must all read back the drive's
+    pose, heading included, at ``HIGH`` (the drive's own) and at ``LOW``."""
+    with simulated() as h:
+        drive = h.drive
+        drive.reset_pose(Pose2d(1.5, -2.25, Rotation2d.fromDegrees(123.0)))
+        h.run(0.2)  # the rotation is one of the five groups set in turn
+        nt = ntcore.NetworkTableInstance.getDefault()
+        scope = f"{ROOT}/advantagescope"
+        low = DriveTelemetry(drive.modules, drive.max_speed, TelemetryVerbosity.LOW)
+        for publisher, heading_deg in ((drive.telemetry, 123.0), (low, -60.0)):
+            publisher.publish(drive.get_state())
+            expected = drive.get_pose()
+            assert expected.rotation().degrees() == pytest.approx(heading_deg, abs=1.0)
+            pose = _pose_struct(f"{scope}/pose")
+            assert (pose.X(), pose.Y()) == pytest.approx((expected.X(), expected.Y()), abs=1e-9)
+            assert pose.rotation().radians() == pytest.approx(
+                expected.rotation().radians(), abs=1e-9
+            )
+            rotation = nt.getStructTopic(f"{scope}/robotRotation", Rotation2d)
+            heading = rotation.subscribe(Rotation2d(-1.0)).get()
+            assert heading.radians() == pytest.approx(expected.rotation().radians(), abs=1e-9)
+            field = nt.getDoubleArrayTopic("/SmartDashboard/Field/Robot").subscribe([]).get()
+            assert list(field) == pytest.approx(
+                [expected.X(), expected.Y(), expected.rotation().degrees()], abs=1e-9
+            )
+            robot = publisher.field.getRobotPose()
+            assert (robot.X(), robot.Y()) == pytest.approx((expected.X(), expected.Y()), abs=1e-9)
+            drive.reset_pose(Pose2d(-0.5, 3.0, Rotation2d.fromDegrees(-60.0)))
+            h.run(0.1)

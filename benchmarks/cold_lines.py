@@ -1,0 +1,266 @@
+"""Cache lines one robot loop touches when its caches start cold: where a paced loop's time goes.
+
+At a robot's pace (``loop_cost.py``'s paced mode) every loop starts after a sleep, with caches that
+other work has filled since, and the library's paced ratios are higher than its hot ones. This
+script counts what a cold start charges for: the distinct cache lines of code and of data one loop
+touches. Each case runs in a child process under valgrind's callgrind with its cache simulator, set
+up so that its last-level cache misses are exactly those lines:
+
+* first levels of 1 KiB (``--I1``/``--D1``): they hold almost nothing, so nearly every fetch goes
+  on to the last level, which therefore sees every line the loop touches;
+* a last level of 4 MiB (``--LL``), flushed before every loop by copying a 16 MiB buffer (a
+  ``bytearray`` slice, one ``memcpy`` in C): after the flush it holds none of the loop's lines,
+  and it is big enough that the loop does not evict its own. So each line the loop touches misses
+  there once: code lines (``ILmr``) and data lines read (``DLmr``) or first written (``DLmw``).
+
+The child dumps its counts around ``--loops`` flushes alone and around as many flushes each
+followed by a loop; the difference, per loop, is the loop's. Machine noise does not move it (the
+simulator is deterministic, up to the process's own allocations), so unlike a paced wall-clock
+median it can tell two versions of the code apart by a few lines.
+
+It counts lines, not time: a line costs what its memory level charges on the machine, and a
+roboRIO's caches (32 KiB first level, 512 KiB second) are smaller than this VM's. It also cannot
+say which Python object a data line belongs to: the per-object breakdown (``--detail``) splits the
+lines by the shared object whose code touched them (the interpreter, ntcore, REVLib, WPILib).
+
+Usage::
+
+    python benchmarks/cold_lines.py                     # all-REV + navX: floor, NONE, HIGH
+    python benchmarks/cold_lines.py --cases floor NONE --detail
+    python benchmarks/cold_lines.py --cases NONE --variant 1   # checks_cost.py's variants
+
+Needs valgrind (``callgrind`` and ``callgrind_control``). All-REV + navX only, as
+``instructions.py`` (the CTRE simulators' frames follow the wall clock, which valgrind slows).
+About 6 minutes for three cases, two runs each (two children at a time).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+SCRIPT = Path(__file__).resolve()  # before loop_cost leaves the repository's directory
+
+import checks_cost  # noqa: E402 - (imports loop_cost, which must come first)
+import instructions  # noqa: E402
+import loop_cost  # noqa: E402
+
+# The simulated caches: size, associativity, line size (bytes). Tiny first levels pass every
+# access on; the last level holds a loop's lines and is flushed by FLUSH_BYTES of copying.
+FIRST_LEVEL = "1024,2,64"
+LAST_LEVEL_BYTES = 4 << 20
+LAST_LEVEL = f"{LAST_LEVEL_BYTES},16,64"
+FLUSH_BYTES = 4 * LAST_LEVEL_BYTES  # each flush reads and writes this much: 8x the last level
+MISSES = ("ILmr", "DLmr", "DLmw")  # last-level misses: code lines, data lines read, written
+
+
+def child(config: str, name: str, loops: int, variant: int) -> None:
+    """Under callgrind: dump, ``loops`` flushes, dump, ``loops`` × (flush, loop), dump."""
+    case = instructions._warm_case(instructions._warmed(config, variant), name)
+    speeds = loop_cost.speed_sequence(loops)
+    source = bytearray(FLUSH_BYTES)
+    target = bytearray(FLUSH_BYTES)
+    pid = str(os.getpid())
+
+    def dump(label: str) -> None:
+        subprocess.run(
+            ["callgrind_control", f"--dump={label}", pid], check=True, capture_output=True
+        )
+
+    dump("start")
+    for _ in speeds:
+        target[:] = source
+    dump("flushes")
+    for vx, vy, omega in speeds:
+        target[:] = source
+        case.loop(vx, vy, omega)
+    dump("loops")
+
+
+def _read_dump(part: Path) -> tuple[str | None, dict[str, collections.Counter[str]]]:
+    """A dump's label and its last-level misses by shared object (inclusive call costs left
+    out: each line's cost is counted once, where it was spent)."""
+    label = None
+    events: list[str] = []
+    by_object: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    names: dict[str, str] = {}
+    current = "?"
+    skip_next = False
+    with part.open() as lines:
+        for line in lines:
+            if line.startswith("desc: Trigger: dump "):
+                label = line.split()[-1]
+            elif line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("ob="):
+                current = _object_name(line[3:].strip(), names)
+            elif line.startswith(("cob=", "cfn=", "cfi=", "cfl=", "fn=", "fl=", "fi=", "fe=")):
+                continue
+            elif line.startswith("calls="):
+                skip_next = True  # the next cost line is the call's inclusive cost
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                if skip_next:
+                    skip_next = False
+                    continue
+                values = line.split()[1:]  # the first number is the position
+                for event, value in zip(events, values, strict=False):
+                    if event in MISSES:
+                        by_object[Path(current).name][event] += int(value)
+    return label, by_object
+
+
+def _object_name(text: str, names: dict[str, str]) -> str:
+    """``ob=`` names an object by ``(id) path`` the first time and by ``(id)`` after."""
+    if text.startswith("("):
+        key, _, rest = text.partition(")")
+        rest = rest.strip()
+        if rest:
+            names[key] = rest
+        return names.get(key, text)
+    return text
+
+
+def lines_per_loop(
+    config: str, name: str, loops: int, variant: int, scratch: Path, run: int
+) -> dict[str, collections.Counter[str]] | None:
+    """Per shared object, the last-level misses of one loop of ``name`` (None if the child
+    failed, with its last words on stderr)."""
+    out = scratch / f"{config}-{name}-{run}.out"
+    command = [
+        "valgrind",
+        "--tool=callgrind",
+        "--cache-sim=yes",
+        f"--I1={FIRST_LEVEL}",
+        f"--D1={FIRST_LEVEL}",
+        f"--LL={LAST_LEVEL}",
+        "--compress-strings=no",
+        "--compress-pos=no",
+        f"--callgrind-out-file={out}",
+        sys.executable,
+        str(SCRIPT),
+        "--child",
+        name,
+        "--config",
+        config,
+        "--loops",
+        str(loops),
+        "--variant",
+        str(variant),
+    ]
+    env = {**os.environ, "PYTHONHASHSEED": "0"}
+    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    dumps = dict(_read_dump(part) for part in out.parent.glob(f"{out.name}*"))
+    if done.returncode != 0 or not {"flushes", "loops"} <= dumps.keys():
+        last = [line for line in done.stderr.splitlines() if not line.startswith("==")][-6:]
+        print(f"{config} {name}: the callgrind child failed:", *last, sep="\n  ", file=sys.stderr)
+        return None
+    flushes, looped = dumps["flushes"], dumps["loops"]
+    result: dict[str, collections.Counter[str]] = {}
+    for obj in set(flushes) | set(looped):
+        counts: collections.Counter[str] = collections.Counter()
+        for event in MISSES:
+            counts[event] = round(
+                (
+                    looped.get(obj, collections.Counter())[event]
+                    - flushes.get(obj, collections.Counter())[event]
+                )
+                / loops
+            )
+        result[obj] = counts
+    return result
+
+
+def _total(found: dict[str, collections.Counter[str]], events: Sequence[str] = MISSES) -> int:
+    return sum(counts[event] for counts in found.values() for event in events)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument(
+        "--config", default="vortex_throughbore_navx", choices=sorted(loop_cost.FLOORS)
+    )
+    parser.add_argument(
+        "--cases",
+        nargs="+",
+        default=["floor", "NONE", "HIGH"],
+        choices=sorted(instructions.CASES),
+        help="floor, telemetry (the floor publishing what HIGH does) and library levels",
+    )
+    parser.add_argument("--loops", type=int, default=100, help="loops counted (default 100)")
+    parser.add_argument(
+        "--repeat", type=int, default=2, help="callgrind runs per case, the least kept (default 2)"
+    )
+    parser.add_argument(
+        "--variant",
+        type=int,
+        default=0,
+        choices=range(len(checks_cost.VARIANTS)),
+        help="the library with checks_cost.py's parts switched off: "
+        + ", ".join(f"{i} {v}" for i, v in enumerate(checks_cost.VARIANTS)),
+    )
+    parser.add_argument("--detail", action="store_true", help="lines by shared object")
+    parser.add_argument("--child", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.child:
+        child(args.config, args.child, args.loops, args.variant)
+        return 0
+    if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
+        print("valgrind (callgrind, callgrind_control) is not installed")
+        return 2
+    names = list(dict.fromkeys(["floor", *args.cases]))
+    found: dict[str, dict[str, collections.Counter[str]]] = {}
+    with tempfile.TemporaryDirectory(prefix="swervelib-cold-") as scratch:
+        workers = max(1, min(len(names), os.cpu_count() or 1))
+        with ThreadPoolExecutor(workers) as pool:
+            futures = {
+                (name, run): pool.submit(
+                    lines_per_loop,
+                    args.config,
+                    name,
+                    args.loops,
+                    args.variant,
+                    Path(scratch),
+                    run,
+                )
+                for run in range(args.repeat)
+                for name in names
+            }
+            for (name, _run), future in futures.items():
+                result = future.result()
+                if result is not None and (
+                    name not in found or _total(result) < _total(found[name])
+                ):
+                    found[name] = result  # the run with the fewest lines
+    floor = _total(found["floor"]) if "floor" in found else None
+    variant = f", library {checks_cost.VARIANTS[args.variant]}" if args.variant else ""
+    print(f"{args.config}{variant}: cache lines one loop touches from cold (ratio to the floor)")
+    print(f"  {'case':<10s} {'code':>8s} {'data read':>10s} {'written':>8s} {'all':>14s}")
+    for name in names:
+        if name not in found:
+            print(f"  {name:<10s} (failed)")
+            continue
+        f = found[name]
+        code, read, written = (_total(f, (event,)) for event in MISSES)
+        ratio = f" ({(code + read + written) / floor:.3f})" if floor else ""
+        print(f"  {name:<10s} {code:8d} {read:10d} {written:8d} {code + read + written:7d}{ratio}")
+    if args.detail:
+        for name, f in found.items():
+            print(f"\n{name}: lines by the shared object whose code touched them (code, data)")
+            ranked = sorted(f.items(), key=lambda item: -sum(item[1].values()))
+            for obj, counts in ranked:
+                if sum(counts.values()) >= 5:
+                    data = counts["DLmr"] + counts["DLmw"]
+                    print(f"  {counts['ILmr']:6d} {data:6d}  {obj}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
