@@ -42,9 +42,7 @@ import os
 import shutil
 import subprocess
 import sys
-import tempfile
 from collections.abc import Sequence
-from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 SCRIPT = Path(__file__).resolve()  # before loop_cost leaves the repository's directory
@@ -134,33 +132,17 @@ def lines_per_loop(
     """Per shared object, the last-level misses of one loop of ``name`` (None if the child
     failed, with its last words on stderr)."""
     out = scratch / f"{config}-{name}-{run}.out"
-    command = [
-        "valgrind",
-        "--tool=callgrind",
+    options = [
         "--cache-sim=yes",
         f"--I1={FIRST_LEVEL}",
         f"--D1={FIRST_LEVEL}",
         f"--LL={LAST_LEVEL}",
-        "--compress-strings=no",
         "--compress-pos=no",
-        f"--callgrind-out-file={out}",
-        sys.executable,
-        str(SCRIPT),
-        "--child",
-        name,
-        "--config",
-        config,
-        "--loops",
-        str(loops),
-        "--variant",
-        str(variant),
     ]
-    env = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    done = instructions.run_child(SCRIPT, options, out, config, name, loops, variant)
     dumps = dict(_read_dump(part) for part in out.parent.glob(f"{out.name}*"))
     if done.returncode != 0 or not {"flushes", "loops"} <= dumps.keys():
-        last = [line for line in done.stderr.splitlines() if not line.startswith("==")][-6:]
-        print(f"{config} {name}: the callgrind child failed:", *last, sep="\n  ", file=sys.stderr)
+        instructions.child_failed(done, config, name)
         return None
     flushes, looped = dumps["flushes"], dumps["loops"]
     result: dict[str, collections.Counter[str]] = {}
@@ -184,28 +166,7 @@ def _total(found: dict[str, collections.Counter[str]], events: Sequence[str] = M
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument(
-        "--config", default="vortex_throughbore_navx", choices=sorted(loop_cost.FLOORS)
-    )
-    parser.add_argument(
-        "--cases",
-        nargs="+",
-        default=["floor", "NONE", "HIGH"],
-        choices=sorted(instructions.CASES),
-        help="floor, telemetry (the floor publishing what HIGH does) and library levels",
-    )
-    parser.add_argument("--loops", type=int, default=100, help="loops counted (default 100)")
-    parser.add_argument(
-        "--repeat", type=int, default=2, help="callgrind runs per case, the least kept (default 2)"
-    )
-    parser.add_argument(
-        "--variant",
-        type=int,
-        default=0,
-        choices=range(len(checks_cost.VARIANTS)),
-        help="the library with checks_cost.py's parts switched off: "
-        + ", ".join(f"{i} {v}" for i, v in enumerate(checks_cost.VARIANTS)),
-    )
+    instructions.add_case_arguments(parser, loops=100, repeat=2)
     parser.add_argument("--detail", action="store_true", help="lines by shared object")
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
@@ -216,29 +177,15 @@ def main(argv: Sequence[str] | None = None) -> int:
         print("valgrind (callgrind, callgrind_control) is not installed")
         return 2
     names = list(dict.fromkeys(["floor", *args.cases]))
-    found: dict[str, dict[str, collections.Counter[str]]] = {}
-    with tempfile.TemporaryDirectory(prefix="swervelib-cold-") as scratch:
-        workers = max(1, min(len(names), os.cpu_count() or 1))
-        with ThreadPoolExecutor(workers) as pool:
-            futures = {
-                (name, run): pool.submit(
-                    lines_per_loop,
-                    args.config,
-                    name,
-                    args.loops,
-                    args.variant,
-                    Path(scratch),
-                    run,
-                )
-                for run in range(args.repeat)
-                for name in names
-            }
-            for (name, _run), future in futures.items():
-                result = future.result()
-                if result is not None and (
-                    name not in found or _total(result) < _total(found[name])
-                ):
-                    found[name] = result  # the run with the fewest lines
+
+    def one_run(name: str, run: int, scratch: Path) -> dict[str, collections.Counter[str]] | None:
+        return lines_per_loop(args.config, name, args.loops, args.variant, scratch, run)
+
+    found = {
+        name: min(runs, key=_total)  # the run with the fewest lines
+        for name, runs in instructions.each_run(names, args.repeat, one_run).items()
+        if runs
+    }
     floor = _total(found["floor"]) if "floor" in found else None
     variant = f", library {checks_cost.VARIANTS[args.variant]}" if args.variant else ""
     print(f"{args.config}{variant}: cache lines one loop touches from cold (ratio to the floor)")

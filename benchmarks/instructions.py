@@ -42,11 +42,11 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import FrameType
-from typing import Any
+from typing import Any, TypeVar
 
 SCRIPT = Path(__file__).resolve()  # before loop_cost leaves the repository's directory
 
@@ -124,19 +124,25 @@ def _totals(out: Path) -> dict[str, int]:
     return found
 
 
-def instructions(
-    config: str, name: str, loops: int, variant: int, scratch: Path, run: int = 0
-) -> float | None:
-    """Instructions per loop of case ``name``, from a child run under callgrind (None, with the
-    child's last words on stderr, if it failed)."""
-    out = scratch / f"{config}-{name}-{run}.out"
+def run_child(
+    script: Path,
+    options: Sequence[str],
+    out: Path,
+    config: str,
+    name: str,
+    loops: int,
+    variant: int,
+) -> subprocess.CompletedProcess[str]:
+    """``script --child name`` under callgrind with ``options``, its counts written to ``out``
+    (and to ``out.1``, ``out.2``... for the child's dumps)."""
     command = [
         "valgrind",
         "--tool=callgrind",
+        *options,
         "--compress-strings=no",
         f"--callgrind-out-file={out}",
         sys.executable,
-        str(SCRIPT),
+        str(script),
         "--child",
         name,
         "--config",
@@ -147,11 +153,25 @@ def instructions(
         str(variant),
     ]
     env = {**os.environ, "PYTHONHASHSEED": "0"}
-    done = subprocess.run(command, capture_output=True, text=True, env=env)
+    return subprocess.run(command, capture_output=True, text=True, env=env)
+
+
+def child_failed(done: subprocess.CompletedProcess[str], config: str, name: str) -> None:
+    """Say on stderr that a callgrind child failed, with its last words."""
+    last = [line for line in done.stderr.splitlines() if not line.startswith("==")][-6:]
+    print(f"{config} {name}: the callgrind child failed:", *last, sep="\n  ", file=sys.stderr)
+
+
+def instructions(
+    config: str, name: str, loops: int, variant: int, scratch: Path, run: int = 0
+) -> float | None:
+    """Instructions per loop of case ``name``, from a child run under callgrind (None, with the
+    child's last words on stderr, if it failed)."""
+    out = scratch / f"{config}-{name}-{run}.out"
+    done = run_child(SCRIPT, (), out, config, name, loops, variant)
     totals = _totals(out)
     if done.returncode != 0 or not {"empty", "loops"} <= totals.keys():
-        last = [line for line in done.stderr.splitlines() if not line.startswith("==")][-6:]
-        print(f"{config} {name}: the callgrind child failed:", *last, sep="\n  ", file=sys.stderr)
+        child_failed(done, config, name)
         return None
     return (totals["loops"] - totals["empty"]) / loops
 
@@ -190,8 +210,9 @@ def bytecodes(
     return counted
 
 
-def main(argv: Sequence[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def add_case_arguments(parser: argparse.ArgumentParser, *, loops: int, repeat: int) -> None:
+    """The options this script shares with ``cold_lines.py``: the configuration, the cases, how
+    many loops a child counts, how many children per case, and ``checks_cost.py``'s variant."""
     parser.add_argument(
         "--config", default="vortex_throughbore_navx", choices=sorted(loop_cost.FLOORS)
     )
@@ -202,9 +223,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         choices=sorted(CASES),
         help="floor, telemetry (the floor publishing what HIGH does) and library levels",
     )
-    parser.add_argument("--loops", type=int, default=1000, help="loops counted (default 1000)")
+    parser.add_argument("--loops", type=int, default=loops, help=f"loops counted (default {loops})")
     parser.add_argument(
-        "--repeat", type=int, default=3, help="callgrind runs per case, the least kept (default 3)"
+        "--repeat",
+        type=int,
+        default=repeat,
+        help=f"callgrind runs per case, the least kept (default {repeat})",
     )
     parser.add_argument(
         "--variant",
@@ -214,6 +238,35 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="the library with checks_cost.py's parts switched off: "
         + ", ".join(f"{i} {v}" for i, v in enumerate(checks_cost.VARIANTS)),
     )
+
+
+T = TypeVar("T")
+
+
+def each_run(
+    names: Sequence[str], repeat: int, job: Callable[[str, int, Path], T | None]
+) -> dict[str, list[T]]:
+    """``job(name, run, scratch)`` for every case and run, as many at a time as there are cores,
+    in a scratch directory removed afterwards; each case's results (failed runs, None, left out)."""
+    found: dict[str, list[T]] = {name: [] for name in names}
+    with tempfile.TemporaryDirectory(prefix="swervelib-callgrind-") as scratch:
+        workers = max(1, min(len(names), os.cpu_count() or 1))
+        with ThreadPoolExecutor(workers) as pool:
+            futures = {
+                (name, run): pool.submit(job, name, run, Path(scratch))
+                for run in range(repeat)
+                for name in names
+            }
+            for (name, _run), future in futures.items():
+                result = future.result()
+                if result is not None:
+                    found[name].append(result)
+    return found
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    add_case_arguments(parser, loops=1000, repeat=3)
     parser.add_argument("--detail", action="store_true", help="bytecodes per function")
     parser.add_argument("--no-valgrind", action="store_true", help="bytecodes only")
     parser.add_argument("--child", help=argparse.SUPPRESS)
@@ -230,25 +283,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         if shutil.which("valgrind") is None or shutil.which("callgrind_control") is None:
             print("valgrind (callgrind, callgrind_control) is not installed: use --no-valgrind")
             return 2
-        with tempfile.TemporaryDirectory(prefix="swervelib-callgrind-") as scratch:
-            workers = max(1, min(len(names), os.cpu_count() or 1))
-            with ThreadPoolExecutor(workers) as pool:
-                futures = {
-                    (name, run): pool.submit(
-                        instructions,
-                        args.config,
-                        name,
-                        args.loops,
-                        args.variant,
-                        Path(scratch),
-                        run,
-                    )
-                    for run in range(args.repeat)
-                    for name in names
-                }
-                for (name, _run), future in futures.items():
-                    found = [c for c in (future.result(), measured.get(name)) if c is not None]
-                    measured[name] = min(found) if found else None  # the least run
+
+        def one_run(name: str, run: int, scratch: Path) -> float | None:
+            return instructions(args.config, name, args.loops, args.variant, scratch, run)
+
+        for name, counts in each_run(names, args.repeat, one_run).items():
+            measured[name] = min(counts) if counts else None  # the least run
     variant = f", library {checks_cost.VARIANTS[args.variant]}" if args.variant else ""
     print(f"{args.config}{variant}: work per loop (ratio to the floor)")
     print(f"  {'case':<10s} {'bytecodes':>16s} {'instructions':>20s}")
