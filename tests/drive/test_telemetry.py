@@ -119,9 +119,9 @@ def _pose_struct(name: str) -> Pose2d:
 
 
 def test_the_pose_rotation_and_field_read_back_as_the_drive_pose_at_every_level() -> None:
-    """The pose and ``robotRotation`` are packed by hand into their struct layouts: a struct
-    subscriber, the Field2d's topic and ``Field2d.getRobotPose()`` must all read back the drive's
-    pose, heading included, at ``HIGH`` (the drive's own) and at ``LOW``."""
+    """A struct subscriber of the pose and of ``robotRotation``, the Field2d's topic and
+    ``Field2d.getRobotPose()`` all read back the drive's pose, heading included (not at zero, so
+    an angle in the wrong unit or slot shows), at ``HIGH`` (the drive's own) and at ``LOW``."""
     with simulated() as h:
         drive = h.drive
         drive.reset_pose(Pose2d(1.5, -2.25, Rotation2d.fromDegrees(123.0)))
