@@ -87,11 +87,12 @@ def child(config: str, name: str, loops: int, variant: int) -> None:
 
 def _read_dump(part: Path) -> tuple[str | None, dict[str, collections.Counter[str]]]:
     """A dump's label and its last-level misses by shared object (inclusive call costs left
-    out: each line's cost is counted once, where it was spent)."""
+    out: each line's cost is counted once, where it was spent). The child runs with
+    ``--compress-strings=no`` (``instructions.run_child``), so every ``ob=`` line names its
+    object in full."""
     label = None
     events: list[str] = []
     by_object: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-    names: dict[str, str] = {}
     current = "?"
     skip_next = False
     with part.open() as lines:
@@ -101,9 +102,7 @@ def _read_dump(part: Path) -> tuple[str | None, dict[str, collections.Counter[st
             elif line.startswith("events:"):
                 events = line.split()[1:]
             elif line.startswith("ob="):
-                current = _object_name(line[3:].strip(), names)
-            elif line.startswith(("cob=", "cfn=", "cfi=", "cfl=", "fn=", "fl=", "fi=", "fe=")):
-                continue
+                current = Path(line[3:].strip()).name
             elif line.startswith("calls="):
                 skip_next = True  # the next cost line is the call's inclusive cost
             elif line[:1].isdigit() or line[:1] in "+-*":
@@ -113,19 +112,8 @@ def _read_dump(part: Path) -> tuple[str | None, dict[str, collections.Counter[st
                 values = line.split()[1:]  # the first number is the position
                 for event, value in zip(events, values, strict=False):
                     if event in MISSES:
-                        by_object[Path(current).name][event] += int(value)
+                        by_object[current][event] += int(value)
     return label, by_object
-
-
-def _object_name(text: str, names: dict[str, str]) -> str:
-    """``ob=`` names an object by ``(id) path`` the first time and by ``(id)`` after."""
-    if text.startswith("("):
-        key, _, rest = text.partition(")")
-        rest = rest.strip()
-        if rest:
-            names[key] = rest
-        return names.get(key, text)
-    return text
 
 
 def lines_per_loop(
