@@ -76,6 +76,7 @@ STOPPED_STALE_TEXT = (
     "sensor, so steering is stopped (the angle motor's encoder gives the angle meanwhile)"
 )
 _cos = math.cos
+_from_degrees = Rotation2d.fromDegrees  # (a plain name: see swerve_drive._from_degrees)
 
 
 def _usable(encoder: AbsoluteEncoder) -> Callable[[], bool]:
@@ -89,6 +90,43 @@ class SwerveModule:
     and does the angle arithmetic, nothing else; the devices' own fault checks run from
     :meth:`health_checks`, which the drive spreads over its loops.
     """
+
+    __slots__ = (
+        "_angle",
+        "_error_alert",
+        "_error_shown",
+        "_errors",
+        "_fallback_alert",
+        "_hold_below_mps",
+        "_offset",
+        "_refusal_alert",
+        "_relative_to_module",
+        "_stale_loops",
+        "absolute_read_issue",
+        "angle_deg",
+        "angle_motor",
+        "angle_setpoint_deg",
+        "config",
+        "drive_motor",
+        "drive_velocity_mps",
+        "encoder",
+        "feedforward",
+        "free_speed_mps",
+        "is_commanded",
+        "last_turn_deg",
+        "location",
+        "name",
+        "optimize",
+        "position",
+        "raw_absolute_deg",
+        "raw_angle_deg",
+        "raw_drive_m",
+        "refused",
+        "speed_setpoint_mps",
+        "steering_stopped",
+        "steers_on_absolute",
+        "use_cosine_compensator",
+    )
 
     def __init__(
         self,
@@ -246,7 +284,7 @@ class SwerveModule:
         self.raw_angle_deg = angle_deg
         self.angle_deg = angle
         self.last_turn_deg = (angle - previous + 180.0) % 360.0 - 180.0
-        self._angle = rotation = Rotation2d.fromDegrees(angle)
+        self._angle = rotation = _from_degrees(angle)
         self.position = SwerveModulePosition(self.raw_drive_m, rotation)
         if self._errors or self._error_shown:
             self._show_errors()

@@ -90,6 +90,10 @@ COMMAND_HEADROOM = 100.0
 # A drive command not renewed for this long (seconds) expires: the modules stop (MotorSafety's idea).
 COMMAND_TIMEOUT_S = 0.1
 _NO_SPEEDS = (0.0, 0.0, 0.0)
+# Held as plain names for the loop: a static method looked up on its class every call is a
+# lookup CPython 3.11 does not specialise.
+_fpga_seconds = wpilib.Timer.getFPGATimestamp
+_from_degrees = Rotation2d.fromDegrees
 
 
 def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
@@ -98,6 +102,65 @@ def _wpilib_class(prefix: str, count: int, package: Any) -> Any:
 
 class SwerveDrive(DriveSwitches):
     """A swerve drive built from a configuration. See the module docstring for use."""
+
+    # Slots for what the loop reads and writes every cycle: an instance dict of more than 30
+    # names is no longer CPython's compact split dict, and each access would search its table.
+    # (DriveSwitches, the mixin, brings a __dict__ for anything else set on a drive.)
+    __slots__ = (
+        "_batch",
+        "_callback_alert",
+        "_command_time",
+        "_commanded",
+        "_desired_speeds",
+        "_devices",
+        "_direct",
+        "_distances",
+        "_expiry_alert",
+        "_imu_error_alert",
+        "_last_heading_check",
+        "_last_time",
+        "_loop_count",
+        "_loop_values",
+        "_omega_headroom",
+        "_options",
+        "_pose",
+        "_positions",
+        "_publishes",
+        "_refresh_alert",
+        "_setpoints",
+        "_shaper",
+        "_shapes",
+        "_sim",
+        "_sim_owned",
+        "_simulate",
+        "_speed_headroom",
+        "_state",
+        "_targets",
+        "_telemetry_callbacks",
+        "_timing_paused",
+        "_unbatched",
+        "_wheels",
+        "_yaw_rate",
+        "command_timeout",
+        "config",
+        "config_alert",
+        "diagnostics",
+        "estimator",
+        "field",
+        "heading_controller",
+        "health_checks",
+        "imu",
+        "kinematics",
+        "loop_period",
+        "max_angular_velocity",
+        "max_speed",
+        "module_max_speed",
+        "modules",
+        "refusals",
+        "telemetry",
+        "vision",
+        "yaw",
+    )
 
     def __init__(
         self,
@@ -391,7 +454,7 @@ class SwerveDrive(DriveSwitches):
         how each module moves relative to its setpoint, and every fifth call judges the
         misconfiguration checks, so their cost is spread thin over the loops.
         """
-        now = wpilib.Timer.getFPGATimestamp()
+        now = _fpga_seconds()
         previous = self._last_time
         dt = now - previous
         if not 0.0 <= dt <= 0.1:  # time stood still or went back (0), or a long pause (0.1 s)
@@ -423,7 +486,7 @@ class SwerveDrive(DriveSwitches):
         self._positions = positions
         self._distances = distances
         self._pose = pose = self.estimator.updateWithTime(
-            now, Rotation2d.fromDegrees(yaw.yaw_deg), positions
+            now, _from_degrees(yaw.yaw_deg), positions
         )
         # this loop's snapshot, built by get_state() if anyone asks (nobody at NONE)
         self._loop_values = (
@@ -494,9 +557,9 @@ class SwerveDrive(DriveSwitches):
         the last. Each module follows its last target again (speed and angle, without the path
         feedforward), cosine-compensated for where it points now, so a module that was still
         turning also drives once it is there."""
+        modules = self.modules
         self._targets = [
-            module.command(speed, angle)
-            for module, (speed, angle) in zip(self.modules, self._targets, strict=True)
+            modules[i].command(speed, angle) for i, (speed, angle) in enumerate(self._targets)
         ]
 
     def feed(self) -> None:
@@ -520,7 +583,8 @@ class SwerveDrive(DriveSwitches):
         distances, angles = readings
         if distances == self._distances:  # no wheel rolled: no turn (the robot at rest)
             return 0.0
-        rolled = [new - old for old, new in zip(self._distances, distances, strict=True)]
+        before = self._distances  # (same length: one per module)
+        rolled = [new - before[i] for i, new in enumerate(distances)]
         return self._wheels.rotation(rolled, angles) * DEGREES_PER_RADIAN
 
     # -- commands --------------------------------------------------------------------------------------
@@ -626,17 +690,17 @@ class SwerveDrive(DriveSwitches):
             wanted = self._wheels.module_targets(
                 vx, vy, omega, self.max_speed, center_of_rotation.X(), center_of_rotation.Y()
             )
+        # (indexed, not zip(..., strict=True): a keyword to a C constructor costs a dict and an
+        # argument parse each loop; ``wanted`` has one target per module by construction)
+        modules = self.modules
         if accelerations is None:
             self._targets = [
-                module.command(speed, angle)
-                for module, (speed, angle) in zip(self.modules, wanted, strict=True)
+                modules[i].command(speed, angle) for i, (speed, angle) in enumerate(wanted)
             ]
         else:
             self._targets = [
-                module.command(speed, angle, acceleration)
-                for module, (speed, angle), acceleration in zip(
-                    self.modules, wanted, accelerations, strict=True
-                )
+                modules[i].command(speed, angle, accelerations[i])
+                for i, (speed, angle) in enumerate(wanted)
             ]
         self._mark_commanded()
 

@@ -58,11 +58,14 @@ class WheelKinematics:
     """Each module's velocity vector for a chassis speed, and back, from the modules' locations
     (metres, robot frame)."""
 
-    __slots__ = ("_forward", "_x", "_y")
+    # The per-loop methods index their per-module inputs rather than zip(..., strict=True): that
+    # keyword costs a dict and an argument parse every call. Inputs have one entry per module.
+    __slots__ = ("_forward", "_points", "_x", "_y")
 
     def __init__(self, locations: Sequence[tuple[float, float]]) -> None:
         self._x = tuple(float(x) for x, _ in locations)
         self._y = tuple(float(y) for _, y in locations)
+        self._points = tuple(zip(self._x, self._y, strict=True))
         self._forward = _forward_rows(self._x, self._y)
 
     def chassis_speeds(
@@ -76,10 +79,9 @@ class WheelKinematics:
         speed and angle in radians are appended to it in turn on the way (the numbers of a
         ``SwerveModuleState[]`` struct, for telemetry, without a second pass)."""
         vx = vy = omega = 0.0
-        for speed, angle, (ax, bx, ay, by, aw, bw) in zip(
-            speeds, angles_deg, self._forward, strict=True
-        ):
-            radians = angle * RADIANS_PER_DEGREE
+        for i, (ax, bx, ay, by, aw, bw) in enumerate(self._forward):
+            speed = speeds[i]
+            radians = angles_deg[i] * RADIANS_PER_DEGREE
             if flat is not None:
                 flat += (speed, radians)
             x = speed * _cos(radians)
@@ -92,9 +94,9 @@ class WheelKinematics:
     def rotation(self, speeds: Sequence[float], angles_deg: Sequence[float]) -> float:
         """Only the omega of :meth:`chassis_speeds` (rad/s, or radians for distances)."""
         omega = 0.0
-        for speed, angle, row in zip(speeds, angles_deg, self._forward, strict=True):
-            radians = angle * RADIANS_PER_DEGREE
-            omega += speed * (row[4] * _cos(radians) + row[5] * _sin(radians))
+        for i, row in enumerate(self._forward):
+            radians = angles_deg[i] * RADIANS_PER_DEGREE
+            omega += speeds[i] * (row[4] * _cos(radians) + row[5] * _sin(radians))
         return omega
 
     def module_targets(
@@ -108,7 +110,7 @@ class WheelKinematics:
             return [(0.0, None)] * len(self._x)
         out: Targets = []
         fastest = 0.0
-        for x, y in zip(self._x, self._y, strict=True):
+        for x, y in self._points:
             mx = vx - omega * (y - cy)
             my = vy + omega * (x - cx)
             speed = _hypot(mx, my)

@@ -161,3 +161,21 @@ def test_vision_measurement_pulls_the_pose_towards_it() -> None:
             now = wpilib.Timer.getFPGATimestamp()
         pose = h.drive.get_pose()
     assert pose.translation().distance(target.translation()) < 0.3, pose
+
+
+def test_the_loop_state_is_in_slots_and_a_program_may_add_its_own_attributes() -> None:
+    """Everything the drive and its modules set lives in their ``__slots__`` (an instance dict of
+    more than 30 names is not CPython's compact shared-key dict, and every loop would search it),
+    after loops that drive, turn and publish; a robot program may still keep its own attributes
+    on the drive, and the drive keeps working with them."""
+    with simulated() as h:
+        h.run(0.3, lambda d: d.drive(ChassisSpeeds(1.0, 0.5, 1.0), field_relative=True))
+        drive = h.drive
+        assert vars(drive) == {}, f"set outside __slots__: {sorted(vars(drive))}"
+        for module in drive.modules:
+            assert not hasattr(module, "__dict__"), module.name
+        drive.team_note = "ours"  # type: ignore[attr-defined]
+        h.run(0.1, drive_forward())
+        assert drive.team_note == "ours"  # type: ignore[attr-defined]
+        del drive.team_note  # type: ignore[attr-defined]
+    assert h.drive.get_pose().X() > 0.05

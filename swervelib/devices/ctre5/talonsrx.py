@@ -60,6 +60,12 @@ FULL_OUTPUT: Final = 1023.0
 # Selected-sensor status frame period: fresher readings than the 20 ms default.
 FEEDBACK_FRAME_MS: Final = 10
 
+# The per-loop control modes, as plain names: an enum value looked up on its class every call is
+# a lookup CPython 3.11 does not specialise.
+_VELOCITY: Final = phoenix5.ControlMode.Velocity
+_POSITION: Final = phoenix5.ControlMode.Position
+_ARBITRARY_FF: Final = phoenix5.DemandType.ArbitraryFeedForward
+
 # Default gains (converted units, see the module docstring) when pidfproperties.json is absent.
 DEFAULT_ANGLE_PIDF: Final = PIDF(p=0.01)  # 1 % output per degree of module error
 DEFAULT_DRIVE_PIDF: Final = PIDF(p=0.1)  # 10 % output per m/s; the feedforward does the rest
@@ -221,9 +227,9 @@ class TalonSRXMotor(SwerveMotor):
             units_per_second, feedforward_volts = checked
         native = units_per_second / self._unit / 10.0  # counts per 100 ms
         self.talon.set(
-            phoenix5.ControlMode.Velocity,
+            _VELOCITY,
             native,
-            phoenix5.DemandType.ArbitraryFeedForward,
+            _ARBITRARY_FF,
             feedforward_volts / self._volts,
         )
 
@@ -237,7 +243,7 @@ class TalonSRXMotor(SwerveMotor):
             return
         # the short way from the motor's last reading (the module reads it every loop first)
         target = nearest_equivalent(degrees, self._position)
-        self.talon.set(phoenix5.ControlMode.Position, target / self._unit)
+        self.talon.set(_POSITION, target / self._unit)
 
     def set_position(self, value: float) -> None:
         if not self.guard.position("set_position", value):

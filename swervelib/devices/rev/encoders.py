@@ -135,7 +135,8 @@ class SparkAttachedEncoder(_SparkSensor):
         self._sim: SparkAttachedEncoderSim | None = None
 
     def get_absolute_degrees(self) -> float:
-        value = self._read_position()
+        read = self._read_position  # (a local call: see SparkMotor's _read_position)
+        value = read()
         if value - value == 0.0 and not self._spark_fault:
             if self._problems:
                 self._good("absolute position")

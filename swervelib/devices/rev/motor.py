@@ -238,11 +238,17 @@ class SparkMotor(SwerveMotor):
             self._encoder = DataPortAngle(self.spark.getAbsoluteEncoder())
         else:
             self._encoder = self.spark.getEncoder()
+        # REVLib's bound methods, held: the per-loop paths load one into a local and call that
+        # (``read = self._read_position; read()``). Called through ``self`` directly, CPython
+        # 3.11 cannot specialise the lookup (a method name on the class first, then the
+        # instance) and does it the slow, generic way every call.
         self._read_position = self._encoder.getPosition
         self._read_velocity = self._encoder.getVelocity
         self._pid: Any = self.spark.getClosedLoopController()
         self._set_setpoint = self._pid.setSetpoint
         self.guard = SetpointGuard(settings)
+        # its fixed limits, also here: set_velocity's in-range test reads no other object
+        self._max_speed, self._max_volts = self.guard.max_speed, self.guard.max_volts
         self._alert = FaultAlert(settings.label)
         self._sticky_alert = FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning)
         self._sign = -1.0 if settings.inverted else 1.0
@@ -362,15 +368,15 @@ class SparkMotor(SwerveMotor):
     # of the call itself, and a Spark that stops taking commands also stops answering, which
     # fault() (run about once a second) reports from its last error.
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
-        guard = self.guard
-        speed, volts = guard.max_speed, guard.max_volts
+        speed, volts = self._max_speed, self._max_volts
         if not (-speed <= units_per_second <= speed and -volts <= feedforward_volts <= volts):
-            checked = guard.velocity(units_per_second, feedforward_volts)
+            checked = self.guard.velocity(units_per_second, feedforward_volts)
             if checked is None:  # NaN or infinite
                 self._set_setpoint(0.0, _VOLTAGE)
                 return
             units_per_second, feedforward_volts = checked
-        self._set_setpoint(units_per_second, _VELOCITY, _SLOT0, feedforward_volts, _FF_VOLTS)
+        set_setpoint = self._set_setpoint
+        set_setpoint(units_per_second, _VELOCITY, _SLOT0, feedforward_volts, _FF_VOLTS)
 
     def set_angle(self, degrees: float) -> None:
         """Closed-loop position, wrapped: degrees of the feedback sensor (module degrees on the
@@ -381,7 +387,8 @@ class SparkMotor(SwerveMotor):
         ):
             self._set_setpoint(0.0, _VOLTAGE)
             return
-        self._set_setpoint(degrees % 360.0, _POSITION)
+        set_setpoint = self._set_setpoint
+        set_setpoint(degrees % 360.0, _POSITION)
 
     def set_position(self, value: float) -> None:
         """Seed the relative encoder (a value that is not finite is refused).
@@ -415,7 +422,8 @@ class SparkMotor(SwerveMotor):
     # --- readings ------------------------------------------------------------------------------
 
     def get_position(self) -> float:
-        value = self._read_position()
+        read = self._read_position
+        value = read()
         if value - value == 0.0:  # finite (NaN and infinities give NaN): the usual case
             if self._problems:
                 self._problems.pop("position", None)
@@ -429,7 +437,8 @@ class SparkMotor(SwerveMotor):
         return self._last_position
 
     def get_velocity(self) -> float:
-        value = self._read_velocity()
+        read = self._read_velocity
+        value = read()
         if value - value == 0.0:
             if self._problems:
                 self._problems.pop("velocity", None)
