@@ -14,11 +14,13 @@ up so that its last-level cache misses are exactly those lines:
   there once: code lines (``ILmr``) and data lines read (``DLmr``) or first written (``DLmw``).
 
 The child dumps its counts around ``--loops`` flushes alone and around as many flushes each
-followed by a loop; the difference, per loop, is the loop's. Machine noise does not move it, but
-where the process's allocations land does: the floor's count moved by up to 4 % between runs
-(3 892-4 042 lines). So compare ratios to the floor of the same run, and trust a difference of
-more than a few per cent: far finer than a paced wall-clock median, far coarser than
-``instructions.py``.
+followed by a loop; the difference, per loop, is the loop's. The robot's clock is paused and
+stepped 20 ms before every loop (and before every flush alone, so the steps cancel out): each
+library loop sees the time step and command age of a robot at 50 Hz, not the wall-clock time a
+simulated flush takes. Machine noise does not move the count, but where the process's
+allocations land does: the floor's count moved by up to 4 % between runs (3 688-4 042 lines).
+So compare ratios to the floor of the same run, and trust a difference of more than a few per
+cent: far finer than a paced wall-clock median, far coarser than ``instructions.py``.
 
 It counts lines, not time: a line costs what its memory level charges on the machine, and a
 roboRIO's caches (32 KiB first level, 512 KiB second) are smaller than this VM's. It also cannot
