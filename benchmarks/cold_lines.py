@@ -81,9 +81,9 @@ def child(config: str, name: str, loops: int, variant: int) -> None:
         )
 
     # The robot's clock, paused and stepped one loop period before every loop (in both phases,
-    # so the step's own lines cancel out): under callgrind a flush takes longer than the drive's
-    # 0.1 s command timeout, and on the wall clock every library loop would find its last
-    # command expired and stop the modules first, a path a robot at 50 Hz never takes.
+    # so the step's own lines cancel out): on the wall clock, the time between two loops would
+    # be what callgrind takes for a flush and a loop (a flush alone about 40 ms), not a robot's
+    # 20 ms, and the drive's time step and its command's age with it.
     pauseTiming()
     timestamp = wpilib.Timer.getFPGATimestamp
     started = timestamp()
