@@ -60,13 +60,11 @@ class WheelKinematics:
 
     # The per-loop methods index their per-module inputs rather than zip(..., strict=True): that
     # keyword costs a dict and an argument parse every call. Inputs have one entry per module.
-    __slots__ = ("_forward", "_points", "_x", "_y")
+    __slots__ = ("_forward", "_points")
 
     def __init__(self, locations: Sequence[tuple[float, float]]) -> None:
-        self._x = tuple(float(x) for x, _ in locations)
-        self._y = tuple(float(y) for _, y in locations)
-        self._points = tuple(zip(self._x, self._y, strict=True))
-        self._forward = _forward_rows(self._x, self._y)
+        self._points = tuple((float(x), float(y)) for x, y in locations)
+        self._forward = _forward_rows([x for x, _ in self._points], [y for _, y in self._points])
 
     def chassis_speeds(
         self,
@@ -107,7 +105,7 @@ class WheelKinematics:
         ``desaturateWheelSpeeds``). The angle is ``None`` where the speed is :data:`TINY_SPEED` or
         less (the module keeps its angle)."""
         if vx == 0.0 and vy == 0.0 and omega == 0.0:
-            return [(0.0, None)] * len(self._x)
+            return [(0.0, None)] * len(self._points)
         out: Targets = []
         fastest = 0.0
         for x, y in self._points:
