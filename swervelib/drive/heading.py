@@ -1,7 +1,7 @@
 """The robot's yaw for odometry: the IMU's while it can be trusted, the wheels' in between.
 
-Every loop the drive hands over the IMU and a way to ask the wheels how far the robot turned
-since the last loop. The yaw the pose estimator gets is ``raw IMU yaw + offset``:
+The drive hands over the IMU and a way to ask the wheels how far the robot turned since the last
+loop (once, when it builds the tracker), then this loop's wheel readings every loop. The yaw the pose estimator gets is ``raw IMU yaw + offset``:
 
 * **a reading that cannot be used** (the IMU raises, reads NaN, says it is not answering): the
   yaw carries on with the wheels' turn, and an Alert says so at once;
@@ -23,8 +23,7 @@ since the last loop. The yaw the pose estimator gets is ``raw IMU yaw + offset``
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
-from typing import TypeVar
+from collections.abc import Callable, Sequence
 
 import wpilib
 
@@ -37,14 +36,18 @@ REJOIN_DEG = 5.0
 REJOIN_FRACTION = 0.25
 REBOOT_MIN_LOOPS = 50  # one second: a Pigeon, navX or ADIS takes longer than that to boot
 
-P = TypeVar("P")
+# Degrees the wheels say the robot turned since the last loop, from this loop's wheel distances
+# (metres) and module angles (degrees), module by module.
+WheelTurn = Callable[[Sequence[float], Sequence[float]], float]
 
 
 class YawTracker:
     """The yaw (degrees, continuous) the pose estimator uses, and the raw IMU yaw."""
 
-    def __init__(self, imu: Imu) -> None:
+    def __init__(self, imu: Imu, wheel_turn: WheelTurn) -> None:
         self.imu = imu
+        # held once (not handed over every loop: a bound method and a tuple made per loop)
+        self.wheel_turn = wheel_turn
         self._alert = FaultAlert("Swerve heading", wpilib.Alert.AlertType.kWarning)
         try:
             raw = imu.get_raw_yaw_degrees()
@@ -63,9 +66,9 @@ class YawTracker:
         if not self.imu_ok:
             self._begin_outage("IMU unusable at start-up")
 
-    def update(self, wheel_turn: Callable[[P], float], positions: P) -> None:
-        """Once per loop, after the modules were read. ``wheel_turn(positions)``: degrees the
-        wheels say the robot turned since the last loop (only asked for when needed)."""
+    def update(self, distances: Sequence[float], angles: Sequence[float]) -> None:
+        """Once per loop, after the modules were read: this loop's wheel ``distances`` (m) and
+        module ``angles`` (degrees), for the wheels' turn (asked for only when needed)."""
         imu = self.imu
         reason = ""
         turn: float | None = None
@@ -76,19 +79,19 @@ class YawTracker:
             raw, usable, reason = math.nan, False, f" (reading raised {error!r})"
         stale = False
         if usable and raw == self.raw_yaw_deg:  # the very same reading as last loop
-            turn = wheel_turn(positions)
+            turn = self.wheel_turn(distances, angles)
             # Frozen while the wheels turn; once frozen, until the reading changes (an IMU back
             # from a fault with the reading it had is believed while the wheels stand still).
             usable = abs(turn) <= STALE_TURN_DEG and (self.imu_ok or self._outage_faulted)
             stale = not usable
         if usable:
             if not self.imu_ok:
-                self._rejoin(raw, wheel_turn(positions) if turn is None else turn)
+                self._rejoin(raw, self.wheel_turn(distances, angles) if turn is None else turn)
             self.raw_yaw_deg = raw
             self.yaw_deg = raw + self.offset_deg
             return
         if turn is None:
-            turn = wheel_turn(positions)
+            turn = self.wheel_turn(distances, angles)
         if self.imu_ok:
             self.imu_ok = False
             self._outage_turn_deg = 0.0

@@ -241,7 +241,7 @@ class SwerveDrive(DriveSwitches):
         self._refresh()
         for module in self.modules:
             module.update()
-        self.yaw = YawTracker(self.imu)
+        self.yaw = YawTracker(self.imu, self._wheel_turn_deg)
         # Device fault checks: all now, then one every HEALTH_CHECK_EVERY loops, in turn.
         self.health_checks = RoundRobin(
             [check for m in self.modules for check in m.health_checks()] + [self._check_imu]
@@ -480,7 +480,7 @@ class SwerveDrive(DriveSwitches):
         positions = tuple(positions_read)
         yaw = self.yaw
         previous_yaw = yaw.yaw_deg
-        yaw.update(self._wheel_turn_deg, (distances, angles))
+        yaw.update(distances, angles)
         if dt > 0.0:
             self._yaw_rate = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE / dt
         self._positions = positions
@@ -576,11 +576,10 @@ class SwerveDrive(DriveSwitches):
         if self._expiry_alert.active is not None:
             self._expiry_alert.update(None)
 
-    def _wheel_turn_deg(self, readings: tuple[list[float], list[float]]) -> float:
+    def _wheel_turn_deg(self, distances: Sequence[float], angles: Sequence[float]) -> float:
         """How far the wheels say the robot turned since the last loop (degrees), from this
-        loop's (distances m, angles degrees): the rotation of WPILib's ``toTwist2d``, each
-        wheel's distance along its new angle."""
-        distances, angles = readings
+        loop's distances (m) and angles (degrees): the rotation of WPILib's ``toTwist2d``, each
+        wheel's distance along its new angle (the yaw tracker's ``wheel_turn``)."""
         if distances == self._distances:  # no wheel rolled: no turn (the robot at rest)
             return 0.0
         before = self._distances  # (same length: one per module)
@@ -691,17 +690,16 @@ class SwerveDrive(DriveSwitches):
                 vx, vy, omega, self.max_speed, center_of_rotation.X(), center_of_rotation.Y()
             )
         # (indexed, not zip(..., strict=True): a keyword to a C constructor costs a dict and an
-        # argument parse each loop; ``wanted`` has one target per module by construction)
+        # argument parse each loop; ``wanted`` has one target per module by construction; a
+        # plain loop, not a comprehension, which would make a function object every loop)
         modules = self.modules
-        if accelerations is None:
-            self._targets = [
-                modules[i].command(speed, angle) for i, (speed, angle) in enumerate(wanted)
-            ]
-        else:
-            self._targets = [
-                modules[i].command(speed, angle, accelerations[i])
-                for i, (speed, angle) in enumerate(wanted)
-            ]
+        targets = []
+        for i, (speed, angle) in enumerate(wanted):
+            if accelerations is None:
+                targets.append(modules[i].command(speed, angle))
+            else:
+                targets.append(modules[i].command(speed, angle, accelerations[i]))
+        self._targets = targets
         self._mark_commanded()
 
     def _limited_states(

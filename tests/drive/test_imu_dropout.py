@@ -118,8 +118,8 @@ def test_a_short_outage_believes_the_imu_even_when_the_wheels_are_wrong(
     """Half a second away cannot be a reboot: the IMU is right, whatever the wheels say (a module
     on its fallback encoder can make their estimate far off)."""
     with simulated() as h:
-        wheel_turn = h.drive._wheel_turn_deg
-        monkeypatch.setattr(h.drive, "_wheel_turn_deg", lambda p: 3.0 * wheel_turn(p))
+        wheel_turn = h.drive.yaw.wheel_turn
+        monkeypatch.setattr(h.drive.yaw, "wheel_turn", lambda d, a: 3.0 * wheel_turn(d, a))
         ImuOutage(h.drive, monkeypatch, loops=25)
         h.run(1.0, lambda d: d.drive(ChassisSpeeds(0.0, 0.0, 2.0)))
         monkeypatch.undo()

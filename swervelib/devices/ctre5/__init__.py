@@ -5,9 +5,10 @@ Shared helpers for the three adapter modules:
 
 * :data:`ENABLE_FEED` — phoenix5 has no automatic enable feed in simulation (phoenix6 devices
   start one, phoenix5 devices do not), so in simulation every adapter command calls
-  ``ENABLE_FEED.feed()`` (written ``if SIMULATION: ENABLE_FEED.feed()``, so a real robot makes no
-  call at all); it feeds 100 ms of enable while the Driver Station is enabled (renewed at most
-  every 20 ms).
+  ``ENABLE_FEED.feed()`` when one is due (written ``if SIMULATION and monotonic() >=
+  ENABLE_FEED.next_s: ENABLE_FEED.feed()``, so a real robot makes no call at all, and a simulated
+  one calls only when a renewal is due); it feeds 100 ms of enable while the Driver Station is
+  enabled (renewed at most every 20 ms).
 * Reading: the per-loop ``refresh()`` judges the readings the drive took since the previous
   ``refresh()`` (and reads only if there were none), so no value is read twice in a loop; a Talon's
   fault flags, and the Pigeon's gyro rate and state, are read every :data:`FAULT_READ_EVERY`
@@ -47,6 +48,8 @@ FAULT_SECONDS: Final = 0.1
 FAULT_READ_EVERY: Final = 5
 # Whether this process simulates the robot (fixed at start-up; asked on every command otherwise).
 SIMULATION: Final = wpilib.RobotBase.isSimulation()
+# The enable feed's clock (a module-level name: every command of every Talon reads it in simulation).
+monotonic: Final = time.monotonic
 
 
 # A feed lasts SIM_ENABLE_FEED_MS; renewing it more often than this (wall-clock seconds, as the
@@ -59,16 +62,16 @@ class _EnableFeed:
     :data:`SIM_FEED_EVERY_S` while the Driver Station is enabled."""
 
     def __init__(self) -> None:
-        self.next_s = 0.0
+        self.next_s = 0.0  # when the next renewal is due (``monotonic()`` seconds)
 
     def feed(self) -> None:
-        now = time.monotonic()
+        now = monotonic()
         if now >= self.next_s and wpilib.DriverStation.isEnabled():
             phoenix5.Unmanaged.feedEnable(SIM_ENABLE_FEED_MS)
             self.next_s = now + SIM_FEED_EVERY_S
 
 
-# The process's feed: ``if SIMULATION: ENABLE_FEED.feed()`` before every phoenix5 command.
+# The process's feed, renewed before a phoenix5 command when due (see the module docstring).
 ENABLE_FEED: Final = _EnableFeed()
 
 

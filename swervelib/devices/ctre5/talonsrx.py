@@ -33,7 +33,6 @@ from typing import Any, Final
 import phoenix5
 import wpilib
 
-from swervelib.angles import nearest_equivalent
 from swervelib.config.model import PIDF
 from swervelib.devices.ctre5 import (
     CONFIG_TIMEOUT_MS,
@@ -43,6 +42,7 @@ from swervelib.devices.ctre5 import (
     Debounce,
     code_name,
     is_ok,
+    monotonic,
     read_failed,
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
@@ -118,6 +118,7 @@ class TalonSRXMotor(SwerveMotor):
         self._seed: PendingSeed | None = None  # until the readings show it
         self._read_error: str | None = None
         self._faults: str | None = None  # the fault flags as last read
+        self._fault_flags = phoenix5.Faults()  # filled by each read of them
         self._refreshes = 0
         self._command_error: str | None = None
         self._config_error: str | None = None
@@ -203,7 +204,7 @@ class TalonSRXMotor(SwerveMotor):
     # ----------------------------------------------------------------------------------- commands
 
     def set_voltage(self, volts: float) -> None:
-        if SIMULATION:
+        if SIMULATION and monotonic() >= ENABLE_FEED.next_s:  # (feed() due: see ENABLE_FEED)
             ENABLE_FEED.feed()
         guard = self.guard
         if not -guard.max_volts <= volts <= guard.max_volts:  # out of range, NaN or infinite
@@ -215,7 +216,7 @@ class TalonSRXMotor(SwerveMotor):
         self.talon.set(phoenix5.ControlMode.PercentOutput, volts / self._volts)
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
-        if SIMULATION:
+        if SIMULATION and monotonic() >= ENABLE_FEED.next_s:  # (feed() due: see ENABLE_FEED)
             ENABLE_FEED.feed()
         guard = self.guard
         speed, volts = guard.max_speed, guard.max_volts
@@ -234,15 +235,18 @@ class TalonSRXMotor(SwerveMotor):
         )
 
     def set_angle(self, degrees: float) -> None:
-        if SIMULATION:
+        if SIMULATION and monotonic() >= ENABLE_FEED.next_s:  # (feed() due: see ENABLE_FEED)
             ENABLE_FEED.feed()
         if not -MAX_POSITION <= degrees <= MAX_POSITION and not self.guard.position(
             "set_angle", degrees
         ):
             self.talon.neutralOutput()
             return
-        # the short way from the motor's last reading (the module reads it every loop first)
-        target = nearest_equivalent(degrees, self._position)
+        # the short way from the motor's last reading (the module reads it every loop first):
+        # angles.nearest_equivalent, inline (every angle motor, every loop)
+        current = self._position
+        turn = (degrees - current + 180.0) % 360.0
+        target = current + (-180.0 if turn >= 360.0 else turn - 180.0)
         self.talon.set(_POSITION, target / self._unit)
 
     def set_position(self, value: float) -> None:
@@ -330,7 +334,7 @@ class TalonSRXMotor(SwerveMotor):
             debounce.report(problem, self._alert)
 
     def _device_faults(self) -> str | None:
-        faults = phoenix5.Faults()
+        faults = self._fault_flags
         code = self.talon.getFaults(faults)
         if not is_ok(code):
             return read_failed("faults", code)
