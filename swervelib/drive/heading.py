@@ -1,7 +1,8 @@
 """The robot's yaw for odometry: the IMU's while it can be trusted, the wheels' in between.
 
 The drive hands over the IMU and a way to ask the wheels how far the robot turned since the last
-loop (once, when it builds the tracker), then this loop's wheel readings every loop. The yaw the pose estimator gets is ``raw IMU yaw + offset``:
+loop (once, when it builds the tracker), then this loop's wheel readings every loop. The yaw the
+pose estimator gets is ``raw IMU yaw + offset``:
 
 * **a reading that cannot be used** (the IMU raises, reads NaN, says it is not answering): the
   yaw carries on with the wheels' turn, and an Alert says so at once;
