@@ -28,6 +28,7 @@ from swervelib.angles import nearest_equivalent
 from swervelib.config.catalog import ENCODER_TYPES, IMU_TYPES, MOTOR_TYPES
 from swervelib.config.model import PIDF, DeviceConfig
 from swervelib.devices import ctre5, registry
+from swervelib.devices.ctre5 import talonsrx
 from swervelib.devices.ctre5.encoders import TalonSRXAttachedEncoder, TalonSRXStandaloneEncoder
 from swervelib.devices.ctre5.pigeon import PigeonImu
 from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
@@ -257,6 +258,46 @@ def test_talonsrx_outputs_stop_without_driver_station_enable() -> None:
         m.set_voltage(6.0)
         assert m.sim.applied_voltage() == 0.0
         time.sleep(0.01)
+
+
+def test_commands_renew_the_sim_enable_feed_once_per_period_and_whenever_due(
+    enabled: None, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Every kind of command renews the enable feed when a renewal is due, and none calls the
+    feed in between (the due test is made before the call: most commands make none)."""
+    now = [500.0]
+    fed: list[int] = []
+    feeds = [0]
+    clock = lambda: now[0]  # noqa: E731 - the feed's clock, stepped by hand
+    monkeypatch.setattr(ctre5, "monotonic", clock)
+    monkeypatch.setattr(talonsrx, "monotonic", clock)
+    monkeypatch.setattr(phoenix5.Unmanaged, "feedEnable", fed.append)
+    monkeypatch.setattr(ctre5.ENABLE_FEED, "next_s", 0.0)
+    real_feed = type(ctre5.ENABLE_FEED).feed
+
+    def counted_feed(self: Any) -> None:
+        feeds[0] += 1
+        real_feed(self)
+
+    monkeypatch.setattr(type(ctre5.ENABLE_FEED), "feed", counted_feed)
+    drive, angle = motor(Role.DRIVE, inverted=False), motor(Role.ANGLE, inverted=False)
+    commands = (
+        lambda: drive.set_velocity(0.5, 1.0),
+        lambda: angle.set_angle(30.0),
+        lambda: drive.set_voltage(2.0),
+    )
+    for command in commands:
+        before = len(fed)
+        command()  # due: renewed
+        assert fed[before:] == [ctre5.SIM_ENABLE_FEED_MS]
+        calls = feeds[0]
+        for _ in range(3):
+            now[0] += ctre5.SIM_FEED_EVERY_S / 4  # still within the period
+            for other in commands:
+                other()
+        assert feeds[0] == calls and len(fed) == before + 1  # no call at all in between
+        now[0] += ctre5.SIM_FEED_EVERY_S / 4  # the period is over: the next command renews
+    assert len(fed) == len(commands)
 
 
 @pytest.mark.parametrize("inverted", [False, True])
