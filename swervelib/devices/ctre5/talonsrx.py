@@ -33,6 +33,7 @@ from typing import Any, Final
 import phoenix5
 import wpilib
 
+from swervelib.angles import nearest_equivalent
 from swervelib.config.model import PIDF
 from swervelib.devices.ctre5 import (
     CONFIG_TIMEOUT_MS,
@@ -242,11 +243,8 @@ class TalonSRXMotor(SwerveMotor):
         ):
             self.talon.neutralOutput()
             return
-        # the short way from the motor's last reading (the module reads it every loop first):
-        # angles.nearest_equivalent, inline (every angle motor, every loop)
-        current = self._position
-        turn = (degrees - current + 180.0) % 360.0
-        target = current + (-180.0 if turn >= 360.0 else turn - 180.0)
+        # the short way from the motor's last reading (the module reads it every loop first)
+        target = nearest_equivalent(degrees, self._position)
         self.talon.set(_POSITION, target / self._unit)
 
     def set_position(self, value: float) -> None:
