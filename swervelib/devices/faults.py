@@ -23,7 +23,7 @@ class FaultAlert:
 
     def update(self, fault: str | None) -> None:
         """Show ``fault`` (None clears). Cheap when nothing changes."""
-        if fault == self.active:
+        if fault is self.active or fault == self.active:  # (None, the usual case: no compare)
             return
         self.active = fault
         if fault is not None:

@@ -80,8 +80,22 @@ class _LeakyTimer:
 class DriveDiagnostics:
     """Watches a drive's modules and heading each loop (called by ``SwerveDrive.periodic``)."""
 
+    # The attributes the every-loop paths read, in slots; the rest in the instance's dict.
+    __slots__ = (
+        "__dict__",
+        "_away_s",
+        "_indexed",
+        "_loops",
+        "_observed_s",
+        "_stuck_s",
+        "modules",
+        "runaway",
+    )
+
     def __init__(self, modules: Sequence[SwerveModule]) -> None:
         self.modules = tuple(modules)
+        # (index, module) pairs, built once: the loops iterate a tuple, with no enumerate object
+        self._indexed = tuple(enumerate(self.modules))
         self.protective_stop = False
         self._imu_timer = _LeakyTimer(IMU_PERSIST_S)
         self._imu_alert = FaultAlert("Swerve configuration", wpilib.Alert.AlertType.kError)
@@ -118,7 +132,7 @@ class DriveDiagnostics:
         """The IMU check: ``yaw_deg`` from the IMU (unwrapped), ``wheel_omega`` (rad/s) from the
         module states, ``dt`` the time since the previous call. With ``judge`` False (robot
         disabled) only the reading is remembered."""
-        if dt <= 0:
+        if dt <= 0.0:
             return
         if not judge:
             self._last_yaw = yaw_deg if imu_ok else None
@@ -129,7 +143,7 @@ class DriveDiagnostics:
         """Every loop, cheaply: whether each commanded module turned away from a setpoint it is far
         from during this loop (``SwerveModule.last_turn_deg`` over ``dt``), or crept towards it.
         A direction of travel is judged loop by loop; :meth:`judge_modules` weighs the totals."""
-        if dt <= 0:
+        if dt <= 0.0:
             return
         self._observed_s += dt
         self._loops = loop = self._loops + 1
@@ -137,7 +151,7 @@ class DriveDiagnostics:
         # division a module)
         away = AWAY_RATE_DPS * dt
         slow = STALL_RATE_DPS * dt
-        for index, module in enumerate(self.modules):
+        for index, module in self._indexed:
             if not module.is_commanded:
                 continue
             error = (module.angle_setpoint_deg - module.angle_deg + 180.0) % 360.0 - 180.0
@@ -158,7 +172,7 @@ class DriveDiagnostics:
         call (the drive calls this every few loops). With ``judge`` False (robot disabled) the
         observations are dropped."""
         observed, self._observed_s = self._observed_s, 0.0
-        for index, module in enumerate(self.modules):
+        for index, module in self._indexed:
             away, stuck = self._away_s[index], self._stuck_s[index]
             self._away_s[index] = self._stuck_s[index] = 0.0
             # which way the two encoders turned, over this stretch only

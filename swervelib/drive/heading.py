@@ -45,6 +45,22 @@ WheelTurn = Callable[[Sequence[float], Sequence[float]], float]
 class YawTracker:
     """The yaw (degrees, continuous) the pose estimator uses, and the raw IMU yaw."""
 
+    __slots__ = (
+        "__dict__",
+        "_alert",
+        "_outage_faulted",
+        "_outage_loops",
+        "_outage_reset",
+        "_outage_turn_deg",
+        "_stale_loops",
+        "imu",
+        "imu_ok",
+        "offset_deg",
+        "raw_yaw_deg",
+        "wheel_turn",
+        "yaw_deg",
+    )
+
     def __init__(self, imu: Imu, wheel_turn: WheelTurn) -> None:
         self.imu = imu
         # held once (not handed over every loop: a bound method and a tuple made per loop)
@@ -75,15 +91,16 @@ class YawTracker:
         turn: float | None = None
         try:
             raw = imu.get_raw_yaw_degrees()
-            usable = raw - raw == 0.0 and imu.usable  # finite, and the IMU answers
+            usable = imu.usable if raw - raw == 0.0 else False  # finite, and the IMU answers
         except Exception as error:  # an IMU that raises is an IMU that is not answering
             raw, usable, reason = math.nan, False, f" (reading raised {error!r})"
         stale = False
         if usable and raw == self.raw_yaw_deg:  # the very same reading as last loop
-            turn = self.wheel_turn(distances, angles)
+            wheel_turn = self.wheel_turn  # (a function in a slot: loaded, then called, is quicker)
+            turn = wheel_turn(distances, angles)
             # Frozen while the wheels turn; once frozen, until the reading changes (an IMU back
             # from a fault with the reading it had is believed while the wheels stand still).
-            usable = abs(turn) <= STALE_TURN_DEG and (self.imu_ok or self._outage_faulted)
+            usable = (self.imu_ok or self._outage_faulted) if abs(turn) <= STALE_TURN_DEG else False
             stale = not usable
         if usable:
             if not self.imu_ok:

@@ -229,7 +229,8 @@ class SwerveModule:
             angle_deg = self.angle_motor.get_position()
             if encoder is not None:
                 raw = encoder.get_absolute_degrees()
-                usable = raw - raw == 0.0 and encoder.usable  # finite, and the encoder is fine
+                # finite, and the encoder is fine (a conditional: its compare is specialised)
+                usable = encoder.usable if raw - raw == 0.0 else False
             else:
                 raw, usable = nan, False
             if self._errors:
@@ -381,7 +382,7 @@ class SwerveModule:
                 acceleration_mps2 = -acceleration_mps2
         if acceleration_mps2 and acceleration_mps2 - acceleration_mps2 != 0.0:  # not finite
             acceleration_mps2 = 0.0  # (a zero, the usual case, costs one test)
-        angle_deg %= 360.0
+        angle_deg = angle_deg % 360.0  # (not %=: the in-place form takes another C path)
         if angle_deg >= 360.0:  # a tiny negative angle rounds up to exactly 360
             angle_deg = 0.0
         followed = (speed, angle_deg)

@@ -117,6 +117,7 @@ class SwerveDrive(DriveSwitches):
         "_distances",
         "_expiry_alert",
         "_imu_error_alert",
+        "_indexed_modules",
         "_last_heading_check",
         "_last_time",
         "_loop_count",
@@ -199,6 +200,8 @@ class SwerveDrive(DriveSwitches):
         self.modules: tuple[SwerveModule, ...] = tuple(
             build_module(config, m) for m in config.modules
         )
+        # (index, module) pairs, built once: the loop iterates a tuple, with no enumerate object
+        self._indexed_modules = tuple(enumerate(self.modules))
         self.imu: Imu = build_imu(config)
         configured = config.pidf.drive_feedforward if config.pidf is not None else None
         for module, module_config in zip(self.modules, config.modules, strict=True):
@@ -583,7 +586,10 @@ class SwerveDrive(DriveSwitches):
         if distances == self._distances:  # no wheel rolled: no turn (the robot at rest)
             return 0.0
         before = self._distances  # (same length: one per module)
-        rolled = [new - before[i] for i, new in enumerate(distances)]
+        # (a plain loop: a comprehension reading ``before`` would make a cell every call)
+        rolled: list[float] = []
+        for i, new in enumerate(distances):
+            rolled.append(new - before[i])
         return self._wheels.rotation(rolled, angles) * DEGREES_PER_RADIAN
 
     # -- commands --------------------------------------------------------------------------------------
@@ -692,13 +698,13 @@ class SwerveDrive(DriveSwitches):
         # (indexed, not zip(..., strict=True): a keyword to a C constructor costs a dict and an
         # argument parse each loop; ``wanted`` has one target per module by construction; a
         # plain loop, not a comprehension, which would make a function object every loop)
-        modules = self.modules
         targets = []
-        for i, (speed, angle) in enumerate(wanted):
+        for i, module in self._indexed_modules:
+            speed, angle = wanted[i]
             if accelerations is None:
-                targets.append(modules[i].command(speed, angle))
+                targets.append(module.command(speed, angle))
             else:
-                targets.append(modules[i].command(speed, angle, accelerations[i]))
+                targets.append(module.command(speed, angle, accelerations[i]))
         self._targets = targets
         self._mark_commanded()
 

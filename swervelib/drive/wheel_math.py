@@ -115,8 +115,9 @@ class WheelKinematics:
             if speed > fastest:
                 fastest = speed
             out.append((speed, _atan2(my, mx) * DEGREES_PER_RADIAN if speed > TINY_SPEED else None))
-        if fastest > top:
-            return [(speed / fastest * top, angle) for speed, angle in out]
+        if fastest > top:  # (a plain loop: a comprehension here would put two locals in cells)
+            for i, (speed, angle) in enumerate(out):
+                out[i] = (speed / fastest * top, angle)
         return out
 
 

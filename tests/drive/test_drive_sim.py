@@ -166,14 +166,26 @@ def test_vision_measurement_pulls_the_pose_towards_it() -> None:
 def test_the_loop_state_is_in_slots_and_a_program_may_add_its_own_attributes() -> None:
     """Everything the drive and its modules set lives in their ``__slots__`` (an instance dict of
     more than 30 names is not CPython's compact shared-key dict, and every loop would search it),
-    after loops that drive, turn and publish; a robot program may still keep its own attributes
-    on the drive, and the drive keeps working with them."""
+    after loops that drive, turn and publish, and so does what the loop reads of the device
+    adapters, the yaw tracker and the diagnostics (in the object itself, not in a values array
+    elsewhere in memory); a robot program may still keep its own attributes on the drive, and
+    the drive keeps working with them."""
     with simulated() as h:
         h.run(0.3, lambda d: d.drive(ChassisSpeeds(1.0, 0.5, 1.0), field_relative=True))
         drive = h.drive
         assert vars(drive) == {}, f"set outside __slots__: {sorted(vars(drive))}"
         for module in drive.modules:
             assert not hasattr(module, "__dict__"), module.name
+            # the adapters keep what the loop reads in slots too (their set-up state in a dict)
+            for adapter, loop_names in (
+                (module.drive_motor, {"_last_position", "_last_velocity", "_read_position"}),
+                (module.angle_motor, {"_problems", "_seed", "_set_setpoint"}),
+                (module.encoder, {"_last_degrees", "_read_position", "usable"}),
+            ):
+                assert not loop_names & set(vars(adapter)), (module.name, adapter)
+        assert not {"_last_yaw", "usable"} & set(vars(drive.imu))
+        assert vars(drive.yaw) == {}, sorted(vars(drive.yaw))
+        assert not {"_away_s", "_loops", "_observed_s"} & set(vars(drive.diagnostics))
         drive.team_note = "ours"  # type: ignore[attr-defined]
         h.run(0.1, drive_forward())
         assert drive.team_note == "ours"  # type: ignore[attr-defined]

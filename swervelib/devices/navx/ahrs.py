@@ -109,7 +109,10 @@ def _open(port: _Port) -> _SharedNavX:
 class NavXImu(UsableFlag, Imu):
     """A navX on the port chosen by the type string (``settings.imu_type.kind``)."""
 
+    __slots__ = ("_device", "_last_yaw", "_sign", "_sim", "_value_fault", "usable")
+
     def __init__(self, settings: ImuSettings) -> None:
+        self.usable = True
         self.label = settings.label
         self._sign = -1.0 if settings.inverted else 1.0
         self._port = _Port(settings.imu_type.kind)

@@ -122,7 +122,10 @@ class _SparkSensor(UsableFlag, AbsoluteEncoder):
 class SparkAttachedEncoder(_SparkSensor):
     """A duty-cycle absolute encoder on the data port of a Spark MAX or Spark FLEX."""
 
+    __slots__ = ("_last_degrees", "_problems", "_read_position", "_spark_fault", "usable")
+
     def __init__(self, settings: EncoderSettings, angle_motor: object) -> None:
+        self.usable = True
         super().__init__(settings, angle_motor)
         self._encoder: Any = self.spark.getAbsoluteEncoder()
         self._read_position = self._encoder.getPosition

@@ -204,6 +204,18 @@ class SparkMotor(SwerveMotor):
     :attr:`controller`, :meth:`new_config` and :meth:`apply_extra_config`.
     """
 
+    __slots__ = (
+        "_last_position",
+        "_last_velocity",
+        "_max_speed",
+        "_max_volts",
+        "_problems",
+        "_read_position",
+        "_read_velocity",
+        "_seed",
+        "_set_setpoint",
+    )
+
     def __init__(self, settings: MotorSettings) -> None:
         controller = settings.motor_type.controller
         if controller not in CONTROLLERS:
