@@ -87,6 +87,7 @@ class YawTracker:
         """Once per loop, after the modules were read: this loop's wheel ``distances`` (m) and
         module ``angles`` (degrees), for the wheels' turn (asked for only when needed)."""
         imu = self.imu
+        wheel_turn = self.wheel_turn  # (a function in a slot: loaded, then called, is quicker)
         reason = ""
         turn: float | None = None
         try:
@@ -96,7 +97,6 @@ class YawTracker:
             raw, usable, reason = math.nan, False, f" (reading raised {error!r})"
         stale = False
         if usable and raw == self.raw_yaw_deg:  # the very same reading as last loop
-            wheel_turn = self.wheel_turn  # (a function in a slot: loaded, then called, is quicker)
             turn = wheel_turn(distances, angles)
             # Frozen while the wheels turn; once frozen, until the reading changes (an IMU back
             # from a fault with the reading it had is believed while the wheels stand still).
@@ -104,12 +104,12 @@ class YawTracker:
             stale = not usable
         if usable:
             if not self.imu_ok:
-                self._rejoin(raw, self.wheel_turn(distances, angles) if turn is None else turn)
+                self._rejoin(raw, wheel_turn(distances, angles) if turn is None else turn)
             self.raw_yaw_deg = raw
             self.yaw_deg = raw + self.offset_deg
             return
         if turn is None:
-            turn = self.wheel_turn(distances, angles)
+            turn = wheel_turn(distances, angles)
         if self.imu_ok:
             self.imu_ok = False
             self._outage_turn_deg = 0.0
