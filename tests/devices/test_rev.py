@@ -10,6 +10,7 @@ the spec's counter-clockwise-positive convention.
 from __future__ import annotations
 
 import dataclasses
+import gc
 import itertools
 import math
 from collections.abc import Iterator
@@ -225,6 +226,29 @@ def test_applied_volts_and_current_are_reported() -> None:
             motor.sim.set_rotor(0.0, 0.0, DT)
         assert motor.get_applied_volts() == pytest.approx(3.0, abs=0.1)
         assert math.isfinite(motor.get_current_amps()) and motor.get_current_amps() > 0.0
+
+
+def test_a_reused_simulator_keeps_its_motor_model_after_the_first_adapter_is_gone() -> None:
+    """REVLib's ``SparkMaxSim`` keeps a pointer to the ``DCMotor`` it was built with, and
+    robotpy-rev holds no reference to it. The simulator is pooled per CAN id (pool.py) and
+    outlives the adapter that built it: a later adapter on the same id (a drive built again, as
+    every ``robotpy test`` test does) must find its motor model intact, not freed memory that
+    something else reused. Here the memory is reused by motor models whose every constant is not
+    finite, so a dangling model shows as a motor current that is not finite."""
+    settings = motor_settings("sparkmax", role=Role.DRIVE)
+    first = registry.motor_adapter("sparkmax")(settings)
+    assert first.sim is not None  # builds the pooled simulator, on first's DCMotor
+    del first
+    gc.collect()
+    junk = [DCMotor(math.inf, math.inf, math.inf, math.nan, math.inf, 1) for _ in range(2000)]
+    second = registry.motor_adapter("sparkmax")(settings)
+    for _ in range(25):  # REV's applied output ramps in over ~12 iterate() calls
+        second.set_voltage(3.0)
+        second.sim.set_rotor(0.0, 0.0, DT)
+    current = second.get_current_amps()
+    assert math.isfinite(current) and current > 0.0, current
+    assert second.get_applied_volts() == pytest.approx(3.0, abs=0.1)
+    del junk
 
 
 def test_set_position_seeds_and_survives_simulation_steps() -> None:

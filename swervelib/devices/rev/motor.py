@@ -547,8 +547,13 @@ class SparkMotorSim(MotorSim):
     def __init__(self, motor: SparkMotor) -> None:
         sim_class: Any = rev.SparkMaxSim if motor.controller == "sparkmax" else rev.SparkFlexSim
         device_id = motor.settings.device.id
+        model = motor.dc_motor  # the simulator keeps a pointer to it: the pool keeps it alive
         self.vendor_sim: Any = POOL.sim(
-            motor.controller, device_id, "motor", lambda: sim_class(motor.spark, motor.dc_motor)
+            motor.controller,
+            device_id,
+            "motor",
+            lambda: sim_class(motor.spark, model),
+            keep=model,
         )
         self._sign = -1.0 if motor.settings.inverted else 1.0
         self._units_per_rotation = motor.settings.units_per_rotation
