@@ -12,9 +12,11 @@ from typing import Any
 
 from wpilib.simulation import DriverStationSim, pauseTiming, resumeTiming, stepTiming
 from wpimath.geometry import Pose2d
+from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive
 from swervelib.config import load_directory
+from swervelib.drive.diagnostics import DriveDiagnostics
 from swervelib.drive.options import DriveOptions
 from swervelib.sim import HardwareTruth, SwerveSim
 from tests.conftest import DEPLOY
@@ -131,11 +133,18 @@ def simulated(
     try:
         yield harness
     finally:
+        # A zero command, then stop: the command-expired Alert (process-wide) of this robot goes
+        # with it, as the verdicts below do.
+        drive.drive(ChassisSpeeds())
         drive.stop()
         # the drive is shared by the session's tests: the next one starts from the defaults
         drive.options = DriveOptions()
         drive.set_module_state_optimization(True)
         drive.set_anti_jitter(True)
+        # The next test's robot is another one. The misconfiguration verdicts (a module running
+        # away, the IMU against the wheels) are this robot's, and their Alerts are process-wide:
+        # left active they would show up in the next test of any drive, so they go with it.
+        drive.diagnostics = DriveDiagnostics(drive.modules)
         resumeTiming()
 
 

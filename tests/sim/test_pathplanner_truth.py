@@ -116,7 +116,8 @@ def test_robot_config_comes_from_the_swerve_json() -> None:
         assert wheel_speed == pytest.approx(drive.module_max_speed, rel=0.01)
 
 
-_CONFIGURED: list[Any] = []  # AutoBuilder is configured once per process
+# PathPlanner's AutoBuilder is one per process: the drive it was configured with, and its subsystem
+_CONFIGURED: dict[str, Any] = {}
 
 
 @pytest.mark.parametrize("alliance", ["blue", "red"])
@@ -140,10 +141,14 @@ def test_auto_builder_follows_a_path_on_either_alliance(alliance: str) -> None:
     DriverStationSim.notifyNewData()
     try:
         with simulated() as h:
-            if not _CONFIGURED:
+            if _CONFIGURED.get("drive") is not h.drive:
+                # Configured once per drive: another test may have rebuilt the shared drive
+                # (harness.forget_drive), and the old one's callbacks would drive the old object.
+                # (Reconfiguring is deliberate here, so not PathPlanner's "already configured".)
+                AutoBuilder._configured = False
                 subsystem = commands2.Subsystem()
                 configure_auto_builder(h.drive, subsystem)
-                _CONFIGURED.append(subsystem)
+                _CONFIGURED.update(drive=h.drive, subsystem=subsystem)
             flip = FlippingUtil.flipFieldPose if alliance == "red" else (lambda pose: pose)
             assert AutoBuilder.shouldFlip() is (alliance == "red")
             h.drive.reset_pose(flip(START))
