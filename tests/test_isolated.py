@@ -30,7 +30,9 @@ def test_group(group: str, tmp_path: Path) -> None:
     paths = [str(REPO / "tests" / p) for p in ISOLATED_GROUPS[group]]
     scratch = tmp_path / "tmp"
     scratch.mkdir()
-    env = dict(os.environ, SWERVELIB_TEST_GROUP=group, TMPDIR=str(scratch))
+    # PYTHONFAULTHANDLER: a crash after pytest has finished (at interpreter exit) still prints
+    # where it happened
+    env = dict(os.environ, SWERVELIB_TEST_GROUP=group, TMPDIR=str(scratch), PYTHONFAULTHANDLER="1")
     start = time.monotonic()
     result = subprocess.run(
         [
@@ -53,7 +55,12 @@ def test_group(group: str, tmp_path: Path) -> None:
     last = summary[-1] if summary else f"no summary (exit code {result.returncode})"
     RESULTS[group] = (last, time.monotonic() - start)
     if result.returncode != 0 or " failed" in last or "error" in last:
-        pytest.fail(f"[{group}] {last}\n{_failures(result.stdout, result.stderr)}", pytrace=False)
+        # the exit code too: a child whose tests all passed can still end badly (a crash at exit)
+        pytest.fail(
+            f"[{group}] {last} (exit code {result.returncode})\n"
+            f"{_failures(result.stdout, result.stderr)}",
+            pytrace=False,
+        )
     assert "passed" in last, last
     left = sorted(p.name for p in scratch.iterdir())
     assert left == [], f"[{group}] left in the temp folder: {left}"
