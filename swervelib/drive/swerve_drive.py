@@ -92,7 +92,7 @@ COMMAND_TIMEOUT_S = 0.1
 _NO_SPEEDS = (0.0, 0.0, 0.0)
 # Held as plain names for the loop: a static method looked up on its class every call is a
 # lookup CPython 3.11 does not specialise.
-_fpga_seconds = wpilib.Timer.getFPGATimestamp
+_fpga_us = wpilib.RobotController.getFPGATime
 _from_degrees = Rotation2d.fromDegrees
 
 
@@ -457,7 +457,9 @@ class SwerveDrive(DriveSwitches):
         how each module moves relative to its setpoint, and every fifth call judges the
         misconfiguration checks, so their cost is spread thin over the loops.
         """
-        now = _fpga_seconds()
+        # microseconds, NetworkTables' time base too: the telemetry is stamped with this loop's time
+        now_us = _fpga_us()
+        now = now_us * 1e-6  # (Timer.getFPGATimestamp()'s own arithmetic: the same float)
         previous = self._last_time
         dt = now - previous
         if not 0.0 <= dt <= 0.1:  # time stood still or went back (0), or a long pause (0.1 s)
@@ -528,7 +530,7 @@ class SwerveDrive(DriveSwitches):
             self.diagnostics.judge_modules(judge=wpilib.DriverStation.isEnabled())
         self._loop_count += 1
         if self._publishes:
-            self.telemetry.publish(self.get_state())
+            self.telemetry.publish(self.get_state(), now_us)
         if self._telemetry_callbacks:
             self._call_back(self.get_state())
 

@@ -94,18 +94,19 @@ class _ModulePublishers:
         # the read-issue flag is set when it changes (NetworkTables sends no repeats anyway)
         self._issue_shown: bool | None = None
 
-    def publish(self) -> None:
+    def publish(self, time_us: int = 0) -> None:
+        """Set the module's values, timestamped ``time_us`` (0: NetworkTables' own clock, now)."""
         m = self.module
-        self.raw_absolute.set(m.raw_absolute_deg)
-        self.adjusted_absolute.set(m.angle_deg)
-        self.raw_angle.set(m.raw_angle_deg)
-        self.raw_drive.set(m.raw_drive_m)
-        self.raw_drive_velocity.set(m.drive_velocity_mps)
-        self.speed_setpoint.set(m.speed_setpoint_mps)
-        self.angle_setpoint.set(m.angle_setpoint_deg)
+        self.raw_absolute.set(m.raw_absolute_deg, time_us)
+        self.adjusted_absolute.set(m.angle_deg, time_us)
+        self.raw_angle.set(m.raw_angle_deg, time_us)
+        self.raw_drive.set(m.raw_drive_m, time_us)
+        self.raw_drive_velocity.set(m.drive_velocity_mps, time_us)
+        self.speed_setpoint.set(m.speed_setpoint_mps, time_us)
+        self.angle_setpoint.set(m.angle_setpoint_deg, time_us)
         issue = m.absolute_read_issue
         if issue is not self._issue_shown:
-            self.read_issue.set(issue)
+            self.read_issue.set(issue, time_us)
             self._issue_shown = issue
 
 
@@ -179,27 +180,29 @@ class DriveTelemetry:
             count=count, names=names, locations=locations, units=units, speed=speed
         )
 
-    def publish(self, state: DriveState) -> None:
-        """Publish this loop's values (from ``POSE`` up, the state's module states and speeds)."""
+    def publish(self, state: DriveState, time_us: int = 0) -> None:
+        """Publish this loop's values (from ``POSE`` up, the state's module states and speeds),
+        each timestamped ``time_us``: the loop's own FPGA time in microseconds, NetworkTables'
+        time base (0: NetworkTables reads its clock at each value, as a plain ``set`` does)."""
         verbosity = self._verbosity
         if verbosity is TelemetryVerbosity.NONE:
             return
         pose = state.pose
-        self.pose.set(pose)
+        self.pose.set(pose, time_us)
         self.field.setRobotPose(pose)
         if verbosity is not TelemetryVerbosity.LOW:
             layout = self._states_layout
-            self.current_states.set(layout.pack(*state.module_state_values()))
-            self.desired_states.set(_pack_pairs(layout, state.targets))
-            self.measured_speeds.set(_THREE_DOUBLES.pack(*state.measured))
-            self.desired_speeds.set(_THREE_DOUBLES.pack(*state.desired))
+            self.current_states.set(layout.pack(*state.module_state_values()), time_us)
+            self.desired_states.set(_pack_pairs(layout, state.targets), time_us)
+            self.measured_speeds.set(_THREE_DOUBLES.pack(*state.measured), time_us)
+            self.desired_speeds.set(_THREE_DOUBLES.pack(*state.desired), time_us)
         group = self._next_group
         self._next_group = group + 1 if group + 1 < self._groups else 0
         if group:
-            self.module_publishers[group - 1].publish()
+            self.module_publishers[group - 1].publish(time_us)
             return
         rotation = pose.rotation()
-        self.rotation.set(rotation)
+        self.rotation.set(rotation, time_us)
         if verbosity is TelemetryVerbosity.HIGH:
-            self.raw_yaw.set(state.raw_heading_deg)
-            self.adjusted_yaw.set(rotation.degrees())
+            self.raw_yaw.set(state.raw_heading_deg, time_us)
+            self.adjusted_yaw.set(rotation.degrees(), time_us)

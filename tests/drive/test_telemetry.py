@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import ntcore
 import pytest
+from wpilib.simulation import pauseTiming, resumeTiming
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 
@@ -149,3 +150,59 @@ def test_the_pose_rotation_and_field_read_back_as_the_drive_pose_at_every_level(
             assert (robot.X(), robot.Y()) == pytest.approx((expected.X(), expected.Y()), abs=1e-9)
             drive.reset_pose(Pose2d(-0.5, 3.0, Rotation2d.fromDegrees(-60.0)))
             h.run(0.1)
+
+
+def _stamp(name: str) -> int:
+    """The NetworkTables timestamp (µs) of the value last set on topic ``name``."""
+    topic = ntcore.NetworkTableInstance.getDefault().getTopic(name)
+    assert topic.exists(), name
+    value = topic.genericSubscribe().get()
+    assert value.isValid(), name
+    stamp: int = value.time()
+    return stamp
+
+
+def test_every_value_of_a_loop_carries_the_loop_time() -> None:
+    """With the clock running, each value a loop sets is timestamped with that loop's own time
+    (``DriveState.timestamp``, the FPGA time read at the start of ``periodic()``, NetworkTables'
+    time base), not the moment of its ``set``: what one loop publishes lines up in a log or in
+    AdvantageScope, and the pose's stamp is the time of the readings it comes from. (A value equal
+    to the one before keeps its old stamp: NetworkTables drops repeats. The command changes every
+    loop, so every value here changes.)"""
+    scope = f"{ROOT}/advantagescope"
+    every_loop = (
+        f"{scope}/pose",
+        f"{scope}/currentStates",
+        f"{scope}/desiredStates",
+        f"{scope}/measuredChassisSpeeds",
+        f"{scope}/desiredChassisSpeeds",
+    )
+    in_turn = (
+        f"{scope}/robotRotation",
+        f"{ROOT}/Raw IMU Yaw",
+        f"{ROOT}/Adjusted IMU Yaw",
+        *(
+            f"{ROOT}/modules/{name}/{key}"
+            for name in ("frontleft", "backright")
+            for key in MODULE_KEYS
+        ),
+    )
+    with simulated() as h:
+        drive = h.drive
+        loop_stamps: list[int] = []
+        resumeTiming()  # the real clock: time passes inside periodic(), between its reads and sets
+        try:
+            for k in range(10):  # each group set in turn is set twice
+                drive.periodic()
+                stamp = round(drive.get_state().timestamp * 1e6)
+                loop_stamps.append(stamp)
+                if k >= 2:  # moving by then: no value repeats the one before
+                    for name in every_loop:
+                        assert _stamp(name) == stamp, name
+                drive.drive(ChassisSpeeds(0.5 + 0.05 * k, 0.1 * k, 0.5 + 0.1 * k))
+                h.sim.step(0.02)
+        finally:
+            pauseTiming()
+        assert len(set(loop_stamps)) == len(loop_stamps), loop_stamps  # the clock did run
+        for name in in_turn:
+            assert _stamp(name) in loop_stamps[5:], name
