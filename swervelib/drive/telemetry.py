@@ -24,6 +24,9 @@ Any struct subscriber (AdvantageScope, ``getStructTopic``) reads them as usual. 
 ``Absolute Encoder Read Issue`` is set when it changes (NetworkTables would not send a repeated
 value anyway).
 
+Every value is set with the loop's own timestamp (``periodic()``'s FPGA time, NetworkTables' time
+base), so one loop's values line up in a log, and ntcore reads no clock of its own for each.
+
 Settings (module count, locations, max speed) are published once at any verbosity above ``NONE``.
 """
 
