@@ -24,9 +24,23 @@ DEPLOY = REPO / "deploy"
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
 
 
+def _hands_out_tests(config: pytest.Config) -> bool:
+    """Whether this is pytest-xdist's controller, which runs no test itself and starts its workers
+    in its own working directory (they resolve the command line's paths from there)."""
+    return (
+        not hasattr(config, "workerinput")
+        and config.getoption("dist", "no") != "no"
+        and bool(config.getoption("tx", None))
+        and not config.getoption("collectonly")
+    )
+
+
 def pytest_configure(config: pytest.Config) -> None:
     """Work in a fresh temporary directory (after pytest has resolved its own paths): phoenix6's
-    simulator keeps device configuration in ``./ctre_sim/``, which must not land in the checkout."""
+    simulator keeps device configuration in ``./ctre_sim/``, which must not land in the checkout.
+    Each xdist worker has its own; the controller stays where it was started."""
+    if _hands_out_tests(config):
+        return
     workdir = tempfile.mkdtemp(prefix="swervelib-tests-")
     config.stash[_WORKDIR] = workdir
     os.chdir(workdir)
@@ -40,17 +54,32 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
+# The suite runs on two pytest-xdist workers (pyproject's addopts). Tests that start the example
+# robot in `robotpy sim` all listen on NetworkTables' default port and connect to "localhost", so
+# they carry this xdist group: one worker runs them one after the other, never two at once.
+ROBOTPY_SIM = pytest.mark.xdist_group("robotpy_sim")
+# What tests/test_isolated.py records of each group (a user property of its test, which reaches
+# this process from whichever worker ran it): group -> (the group's own summary, seconds).
+GROUP_RESULT = "isolated_group"
+_GROUP_RESULTS: dict[str, tuple[str, float]] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when != "call":
+        return
+    for name, value in report.user_properties:
+        if name == GROUP_RESULT:
+            group, summary, seconds = value
+            _GROUP_RESULTS[group] = (summary, seconds)
+
+
 def pytest_terminal_summary(terminalreporter: Any) -> None:
     """Each isolated group's own result, one line per group (see tests/test_isolated.py)."""
-    if _GROUP:  # inside a group: its own summary is the result
-        return
-    from tests.test_isolated import RESULTS
-
-    if not RESULTS:
+    if _GROUP or not _GROUP_RESULTS:  # inside a group its own summary is the result
         return
     terminalreporter.section("isolated groups")
-    width = max(len(group) for group in RESULTS)
-    for group, (summary, seconds) in sorted(RESULTS.items()):
+    width = max(len(group) for group in _GROUP_RESULTS)
+    for group, (summary, seconds) in sorted(_GROUP_RESULTS.items()):
         terminalreporter.write_line(f"{group:<{width}}  {summary}  ({seconds:.1f} s)")
 
 
@@ -71,6 +100,8 @@ ISOLATED_GROUPS = {
     "drive_and_sim": ["drive", "sim"],
     "calibrate": ["calibrate"],
 }
+# Groups with a test that runs the example robot in `robotpy sim` (see ROBOTPY_SIM).
+GROUPS_WITH_ROBOTPY_SIM = {"calibrate"}
 # Every real team folder of the corpus (tests/corpus) drives in a process of its own: teams reuse
 # the same CAN ids, and REVLib allows one Spark per id and process.
 ISOLATED_GROUPS.update(

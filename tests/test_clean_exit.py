@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO
+from tests.conftest import REPO, ROBOTPY_SIM
 from tests.processes import copy_example, start_sim
 from tests.waits import PATIENCE_S
 
@@ -61,6 +61,7 @@ def readme_robot() -> str:
     return robot
 
 
+@ROBOTPY_SIM
 @pytest.mark.parametrize("which", ["robot_example", "README snippet"])
 def test_ctrl_c_ends_the_robot_cleanly(tmp_path: Path, which: str) -> None:
     """The example robot, and the README's snippet on the reference configuration (driving its

@@ -45,6 +45,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import ROBOTPY_SIM
 from tests.processes import copy_example, interrupt, start_sim
 
 REPO = Path(__file__).resolve().parent.parent
@@ -254,7 +255,11 @@ def robotpy_sim(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
         interrupt(process)
 
 
-@pytest.mark.parametrize("block", RUN, ids=[b.name for b in RUN])
+@pytest.mark.parametrize(
+    "block",
+    [pytest.param(b, marks=ROBOTPY_SIM) if b.mark("run with") else b for b in RUN],
+    ids=[b.name for b in RUN],
+)
 def test_code_block_runs(block: Block, request: pytest.FixtureRequest) -> None:
     with_ = block.mark("run with")
     if with_ is None:

@@ -11,22 +11,31 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import ISOLATED_GROUPS, REPO
+from tests.conftest import (
+    GROUP_RESULT,
+    GROUPS_WITH_ROBOTPY_SIM,
+    ISOLATED_GROUPS,
+    REPO,
+    ROBOTPY_SIM,
+)
 from tests.processes import copy_example
 
 if os.environ.get("SWERVELIB_TEST_GROUP"):
     pytest.skip("already inside an isolated group", allow_module_level=True)
 
 
-# Each group's own result, for the terminal summary (tests/conftest.py): "N passed in T s".
-RESULTS: dict[str, tuple[str, float]] = {}
 FAILURE_REPORT_CHARS = 6000  # the child's failures section, which names each failure first
+GROUPS = [
+    pytest.param(group, marks=ROBOTPY_SIM) if group in GROUPS_WITH_ROBOTPY_SIM else group
+    for group in sorted(ISOLATED_GROUPS)
+]
 
 
-@pytest.mark.parametrize("group", sorted(ISOLATED_GROUPS))
-def test_group(group: str, tmp_path: Path) -> None:
+@pytest.mark.parametrize("group", GROUPS)
+def test_group(group: str, tmp_path: Path, request: pytest.FixtureRequest) -> None:
     """The group's tests pass in a process of their own, and leave nothing in the temp folder
-    (the child's TMPDIR is this test's own folder, so anything left there is the group's)."""
+    (the child's TMPDIR is this test's own folder, so anything left there is the group's). The
+    group's tests run one after the other in that process (``-n 0``): they share its simulators."""
     paths = [str(REPO / "tests" / p) for p in ISOLATED_GROUPS[group]]
     scratch = tmp_path / "tmp"
     scratch.mkdir()
@@ -36,7 +45,8 @@ def test_group(group: str, tmp_path: Path) -> None:
     start = time.monotonic()
     result = subprocess.run(
         [
-            *(sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--tb=short"),
+            *(sys.executable, "-m", "pytest", "-q", "-n", "0", "-p", "no:cacheprovider"),
+            "--tb=short",
             f"--basetemp={tmp_path / 'basetemp'}",
             *paths,
         ],
@@ -53,7 +63,8 @@ def test_group(group: str, tmp_path: Path) -> None:
         if re.search(r"\d+ (passed|failed|error)", line)
     ]
     last = summary[-1] if summary else "no summary"
-    RESULTS[group] = (last, time.monotonic() - start)
+    # for the terminal summary (tests/conftest.py), from whichever worker runs this
+    request.node.user_properties.append((GROUP_RESULT, (group, last, time.monotonic() - start)))
     if result.returncode != 0 or " failed" in last or "error" in last:
         # the exit code too: a child whose tests all passed can still end badly (a crash at exit)
         pytest.fail(
