@@ -15,8 +15,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from hypothesis import settings
 
 from tests.config.corpus import ACCEPTED, CORPUS_GROUP_PREFIX
+
+# No time limit per hypothesis example (its default is 200 ms): a test checks behaviour, and speed
+# is the benchmarks' business. On a loaded two-core machine an example can wait that long for the
+# CPU, and hypothesis would call the test flaky.
+settings.register_profile("swervelib", deadline=None)
+settings.load_profile("swervelib")
 
 _WORKDIR = pytest.StashKey[str]()
 REPO = pathlib.Path(__file__).resolve().parent.parent
