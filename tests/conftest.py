@@ -61,9 +61,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(workdir, ignore_errors=True)
 
 
-# The suite runs on two pytest-xdist workers (pyproject's addopts). Tests that start the example
-# robot in `robotpy sim` all listen on NetworkTables' default port and connect to "localhost", so
-# they carry this xdist group: one worker runs them one after the other, never two at once.
+# The README's test command runs the suite on two pytest-xdist workers (`-n 2`). Tests that start
+# the example robot in `robotpy sim` all listen on NetworkTables' default port and connect to
+# "localhost", so they carry this xdist group: one worker runs them one after the other.
 ROBOTPY_SIM = pytest.mark.xdist_group("robotpy_sim")
 # What tests/test_isolated.py records of each group (a user property of its test, which reaches
 # this process from whichever worker ran it): group -> (the group's own summary, seconds).
