@@ -1,5 +1,12 @@
-"""Ctrl-C on ``robotpy sim`` ends the example robot without a traceback, C++ stack dumps or loop
-overrun noise, with exit code 0 (``swervelib.interrupt.end_on_ctrl_c``)."""
+"""Ctrl-C on ``robotpy sim`` ends the example robot without a traceback or error, with exit code 0
+(``swervelib.interrupt.end_on_ctrl_c``).
+
+WPILib's loop watchdog ("Watchdog not fed", "Loop time of 0.02s overrun" and its epoch report) is
+not counted here: it measures the wall clock, and on a shared CI machine the robot's process can wait
+longer than a loop for a CPU (a first loop of 29 ms ``robotPeriodic``, which only counts loops, was
+seen there). Loop cost is measured by ``benchmarks/``. The noise that an unhandled Ctrl-C makes does
+not depend on timing: its ``KeyboardInterrupt`` traceback always comes first, as
+:func:`test_without_the_handler_ctrl_c_leaves_a_traceback` shows."""
 
 from __future__ import annotations
 
@@ -18,7 +25,10 @@ from tests.processes import copy_example, start_sim
 from tests.waits import PATIENCE_S
 
 STARTED = "Robot program startup complete"
-NOISE = ("Traceback", "Watchdog not fed", "overrun", "Unexpected return", "Error at", "Warning at")
+NOISE = ("Traceback", "KeyboardInterrupt", "Unexpected return", "Error at", "Warning at")
+# WPILib's loop watchdog: lines about time on the wall clock, not about the program's state
+LOOP_TIMING = ("Watchdog not fed", "Loop time of", "PrintEpochs")
+HANDLER_CALL = "end_on_ctrl_c(self)"
 
 
 def run_and_interrupt(project: Path, loops_after_start: int = 25) -> tuple[int, str]:
@@ -61,6 +71,15 @@ def readme_robot() -> str:
     return robot
 
 
+def noise_in(output: str) -> list[str]:
+    """The lines of ``output`` that report an error or a traceback (the loop watchdog's apart)."""
+    return [
+        line
+        for line in output.splitlines()
+        if any(word in line for word in NOISE) and not any(word in line for word in LOOP_TIMING)
+    ]
+
+
 @ROBOTPY_SIM
 @pytest.mark.parametrize("which", ["robot_example", "README snippet"])
 def test_ctrl_c_ends_the_robot_cleanly(tmp_path: Path, which: str) -> None:
@@ -74,7 +93,22 @@ def test_ctrl_c_ends_the_robot_cleanly(tmp_path: Path, which: str) -> None:
         (project / "robot.py").write_text(readme_robot())
     code, output = run_and_interrupt(project)
     assert STARTED in output, output[-3000:]
-    noise = [line for line in output.splitlines() if any(word in line for word in NOISE)]
-    assert noise == [], output[-3000:]
+    assert noise_in(output) == [], output[-3000:]
     assert "Robot code exited" in output, output[-3000:]
     assert code == 0, output[-3000:]
+
+
+@ROBOTPY_SIM
+def test_without_the_handler_ctrl_c_leaves_a_traceback(tmp_path: Path) -> None:
+    """The check above can fail: the example without ``end_on_ctrl_c`` prints a
+    ``KeyboardInterrupt`` traceback on Ctrl-C, whatever the machine's load."""
+    project = copy_example(tmp_path / "robot", "tests")
+    robot = project / "robot.py"
+    text = robot.read_text()
+    assert text.count(HANDLER_CALL) == 1
+    robot.write_text(text.replace(HANDLER_CALL, "pass"))
+    _, output = run_and_interrupt(project)
+    assert STARTED in output, output[-3000:]
+    noise = noise_in(output)
+    assert any("Traceback" in line for line in noise), output[-3000:]
+    assert any("KeyboardInterrupt" in line for line in noise), output[-3000:]
