@@ -1,12 +1,13 @@
 """Ctrl-C on ``robotpy sim`` ends the example robot without a traceback or error, with exit code 0
 (``swervelib.interrupt.end_on_ctrl_c``).
 
-WPILib's loop watchdog ("Watchdog not fed", "Loop time of 0.02s overrun" and its epoch report) is
+WPILib's loop watchdog ("Watchdog not fed", "Loop time of 0.020000s overrun" and its epoch report) is
 not counted here: it measures the wall clock, and on a shared CI machine the robot's process can wait
-longer than a loop for a CPU (a first loop of 29 ms ``robotPeriodic``, which only counts loops, was
-seen there). Loop cost is measured by ``benchmarks/``. The noise that an unhandled Ctrl-C makes does
-not depend on timing: its ``KeyboardInterrupt`` traceback always comes first, as
-:func:`test_without_the_handler_ctrl_c_leaves_a_traceback` shows."""
+longer than a loop for a CPU (the example's physics step, 2 ms on an idle machine, once took 27 ms
+there). Loop cost is measured by ``benchmarks/``. The noise an unhandled Ctrl-C makes does not
+depend on timing: a ``KeyboardInterrupt`` traceback. Both are checked against real transcripts in
+``tests/fixtures/transcripts`` (an unhandled Ctrl-C is not started here: under load it once left
+the robot running for a minute after the signal)."""
 
 from __future__ import annotations
 
@@ -20,7 +21,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.conftest import REPO, ROBOTPY_SIM
+from tests.conftest import FIXTURES, REPO, ROBOTPY_SIM
 from tests.processes import copy_example, start_sim
 from tests.waits import PATIENCE_S
 
@@ -28,7 +29,7 @@ STARTED = "Robot program startup complete"
 NOISE = ("Traceback", "KeyboardInterrupt", "Unexpected return", "Error at", "Warning at")
 # WPILib's loop watchdog: lines about time on the wall clock, not about the program's state
 LOOP_TIMING = ("Watchdog not fed", "Loop time of", "PrintEpochs")
-HANDLER_CALL = "end_on_ctrl_c(self)"
+TRANSCRIPTS = FIXTURES / "transcripts"
 
 
 def run_and_interrupt(project: Path, loops_after_start: int = 25) -> tuple[int, str]:
@@ -98,17 +99,20 @@ def test_ctrl_c_ends_the_robot_cleanly(tmp_path: Path, which: str) -> None:
     assert code == 0, output[-3000:]
 
 
-@ROBOTPY_SIM
-def test_without_the_handler_ctrl_c_leaves_a_traceback(tmp_path: Path) -> None:
-    """The check above can fail: the example without ``end_on_ctrl_c`` prints a
-    ``KeyboardInterrupt`` traceback on Ctrl-C, whatever the machine's load."""
-    project = copy_example(tmp_path / "robot", "tests")
-    robot = project / "robot.py"
-    text = robot.read_text()
-    assert text.count(HANDLER_CALL) == 1
-    robot.write_text(text.replace(HANDLER_CALL, "pass"))
-    _, output = run_and_interrupt(project)
-    assert STARTED in output, output[-3000:]
+def test_an_unhandled_ctrl_c_is_noise() -> None:
+    """The check above can fail: the example without ``end_on_ctrl_c``, stopped with Ctrl-C,
+    printed a ``KeyboardInterrupt`` traceback (and the watchdog's lines, which are not counted)."""
+    output = (TRANSCRIPTS / "ctrl_c_unhandled.txt").read_text()
     noise = noise_in(output)
-    assert any("Traceback" in line for line in noise), output[-3000:]
-    assert any("KeyboardInterrupt" in line for line in noise), output[-3000:]
+    assert any(line.startswith("Traceback") for line in noise), noise
+    assert "KeyboardInterrupt" in noise, noise
+
+
+def test_the_loop_watchdog_on_a_busy_machine_is_not_noise() -> None:
+    """CI's transcript of a clean Ctrl-C whose first loop overran: the watchdog's three reports
+    are there, and nothing else that counts."""
+    output = (TRANSCRIPTS / "loop_overrun_on_ci.txt").read_text()
+    for report in LOOP_TIMING:
+        assert report in output
+    assert noise_in(output) == []
+    assert "Robot code exited" in output
