@@ -36,3 +36,35 @@ def test_a_standing_phoenix5_drive_keeps_its_absolute_encoders() -> None:
             assert abs(difference) < 0.05, module.name
     finally:
         drive.stop()
+
+
+def test_what_the_phoenix5_loop_reads_is_in_slots() -> None:
+    """The phoenix5 adapters keep what the loop reads in ``__slots__`` (in the object, not in an
+    instance dict's values array elsewhere in memory), as the REV and navX adapters do; their
+    set-up state stays in a dict, so a program may still add attributes, and the drive keeps
+    working after loops that read, refresh and command every device."""
+    drive = SwerveDrive.from_directory(
+        DEPLOY / "talonsrx_pigeon", verbosity=TelemetryVerbosity.NONE
+    )
+    try:
+        for _ in range(10):
+            drive.periodic()
+            time.sleep(LOOP_S)
+        for module in drive.modules:
+            for adapter, loop_names in (
+                (module.drive_motor, {"_position", "_velocity", "_read", "talon", "_unit"}),
+                (module.angle_motor, {"_frame_checked", "_seed", "_debounce", "guard"}),
+                (module.encoder, {"_counts", "_sensors", "_inverted", "usable", "talon"}),
+            ):
+                assert not loop_names & set(vars(adapter)), (module.name, adapter)
+            assert module.encoder.usable, module.name
+        imu = drive.imu
+        assert not {"_yaw", "_sign", "pigeon", "usable", "_refreshes"} & set(vars(imu))
+        imu.team_note = "ours"  # type: ignore[attr-defined]
+        for _ in range(5):
+            drive.periodic()
+            time.sleep(LOOP_S)
+        assert imu.team_note == "ours"  # type: ignore[attr-defined]
+        assert [m.absolute_read_issue for m in drive.modules] == [False] * 4
+    finally:
+        drive.stop()

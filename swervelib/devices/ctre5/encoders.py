@@ -44,9 +44,25 @@ class _TalonSRXEncoder(UsableFlag, AbsoluteEncoder):
     :attr:`usable` is whether no fault is reported (set by :meth:`refresh`, the only place the
     reported fault changes): one late frame does not take the module off its absolute encoder."""
 
+    # What the loop reads lives in the object (the set-up state in its instance dict).
+    __slots__ = (
+        "_counts",
+        "_debounce",
+        "_inverted",
+        "_pulse_width",
+        "_read",
+        "_read_error",
+        "_sensors",
+        "_units",
+        "talon",
+        "usable",
+    )
+
     def __init__(self, settings: EncoderSettings, talon: phoenix5.TalonSRX) -> None:
+        self.usable = True
         self.settings = settings
         self.label = settings.label
+        self._inverted = settings.inverted
         self._pulse_width = settings.encoder_type.kind != "talonsrx_analog"
         self._units = PULSE_WIDTH_UNITS if self._pulse_width else ANALOG_UNITS
         self.talon = talon
@@ -97,7 +113,7 @@ class _TalonSRXEncoder(UsableFlag, AbsoluteEncoder):
             raw = sensors.getAnalogInRaw()
             if self._checked("position"):
                 self._counts = int(raw) % ANALOG_UNITS
-        counts = (-self._counts) % self._units if self.settings.inverted else self._counts
+        counts = (-self._counts) % self._units if self._inverted else self._counts
         return counts * 360.0 / self._units
 
     def get_velocity_dps(self) -> float:
@@ -107,7 +123,7 @@ class _TalonSRXEncoder(UsableFlag, AbsoluteEncoder):
             raw = self._sensors.getAnalogInVel()
         if self._checked("velocity"):
             self._velocity = float(raw) * 10.0 * 360.0 / self._units  # units per 100 ms
-        return -self._velocity if self.settings.inverted else self._velocity
+        return -self._velocity if self._inverted else self._velocity
 
     def refresh(self) -> None:
         """Judge the readings taken since the last refresh (read now if there were none); a fault

@@ -51,7 +51,23 @@ class PigeonImu(UsableFlag, Imu):
     :attr:`usable` is whether no fault is reported (set by :meth:`refresh`, the only place the
     reported fault changes)."""
 
+    # What the loop reads lives in the object (the set-up state in its instance dict).
+    __slots__ = (
+        "_debounce",
+        "_rate",
+        "_read",
+        "_read_error",
+        "_refreshes",
+        "_sign",
+        "_sim_rate",
+        "_state_problem",
+        "_yaw",
+        "pigeon",
+        "usable",
+    )
+
     def __init__(self, settings: ImuSettings) -> None:
+        self.usable = True
         kind = settings.imu_type.kind
         if kind not in _KINDS:
             raise ValueError(

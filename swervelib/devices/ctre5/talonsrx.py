@@ -94,6 +94,25 @@ def _apply(calls: ConfigCalls, what: str, action: Callable[[], Any]) -> bool:
 class TalonSRXMotor(SwerveMotor):
     """A Talon SRX with a CIM, as a swerve drive motor (metres) or angle motor (degrees)."""
 
+    # What the loop reads lives in the object (the set-up state in its instance dict).
+    __slots__ = (
+        "_command_error",
+        "_config_error",
+        "_debounce",
+        "_faults",
+        "_frame_checked",
+        "_position",
+        "_read",
+        "_read_error",
+        "_refreshes",
+        "_seed",
+        "_unit",
+        "_velocity",
+        "_volts",
+        "guard",
+        "talon",
+    )
+
     def __init__(self, settings: MotorSettings) -> None:
         self.settings = settings
         self.label = settings.label
