@@ -42,7 +42,7 @@ def test_what_the_phoenix5_loop_reads_is_in_slots() -> None:
     """The phoenix5 adapters keep what the loop reads in ``__slots__`` (in the object, not in an
     instance dict's values array elsewhere in memory), as the REV and navX adapters do; their
     set-up state stays in a dict, so a program may still add attributes, and the drive keeps
-    working after loops that read, refresh and command every device."""
+    reading its absolute encoders after loops that read and refresh every device."""
     drive = SwerveDrive.from_directory(
         DEPLOY / "talonsrx_pigeon", verbosity=TelemetryVerbosity.NONE
     )
