@@ -22,7 +22,13 @@ from swervelib.sim import HardwareTruth, SwerveSim
 from tests.conftest import DEPLOY
 from tests.waits import PATIENCE_S
 
-# All-REV + navX: every reading follows simulated time step for step (deterministic).
+# All-REV + navX: every reading follows simulated time step for step, but a Spark's measured
+# velocity is not repeatable from one run to the next. REV's simulator updates it every 16 ms of
+# simulated time and draws a hall sensor's noise from a generator seeded by std::random_device
+# (REVLib's NoiseGenerator, which Python cannot seed): given the same inputs, two runs reported
+# 0.0187 and 0.0155 m/s at the same 2 ms step. The Sparks' velocity loops act on it, so a measured
+# speed ends a few mm/s apart between runs (0.900-0.925 m/s, sd 0.005, after 0.5 s at 1 m/s):
+# a test's margin on one must be wider than that.
 REV_NAVX = DEPLOY / "vortex_throughbore_navx"
 LOOP = 0.02
 

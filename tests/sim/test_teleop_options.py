@@ -168,7 +168,10 @@ def test_a_command_that_is_not_renewed_expires_with_an_alert() -> None:
         alerts = alert_texts(("warnings",))
         assert any("Swerve command expired: no drive command for" in a for a in alerts), alerts
         h.run(1.0)
-        assert moving > 0.9 and abs(drive.get_state().speeds.vx) < 0.05
+        # Moving, then stopped. The measured speed after 0.5 s at 1 m/s is about 0.915 m/s and
+        # varies from run to run (0.900-0.925, sd 0.005: REV's simulated velocity, see REV_NAVX in
+        # tests/drive/harness.py), so "moving" is judged with a wide margin.
+        assert moving > 0.8 and abs(drive.get_state().speeds.vx) < 0.05
         h.run(0.1, lambda d: d.drive(ChassisSpeeds(0.5, 0.0, 0.0)))  # a new command: alert gone
         alerts = alert_texts(("warnings",))
         assert not any("Swerve command expired" in a for a in alerts), alerts
