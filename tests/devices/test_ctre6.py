@@ -19,6 +19,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
+from types import SimpleNamespace
 from typing import Any, cast
 
 import pytest
@@ -1222,7 +1223,7 @@ def test_latency_compensation_extrapolates_drive_positions_by_their_frames_age(f
         ([StatusCode.OK], True, 1, []),
         # a device that did not answer in time: its timeout was waited out already, once is all
         ([StatusCode.RX_TIMEOUT], False, 1, []),
-        ([StatusCode.TX_FAILED] * 10, False, 7, list(ctre6.TX_BACKOFF_S)),
+        ([StatusCode.TX_FAILED] * 30, False, 18, list(ctre6.TX_BACKOFF_S)),
     ],
 )
 def test_a_configuration_frame_that_could_not_be_sent_is_sent_again_after_a_pause(
@@ -1243,6 +1244,29 @@ def test_a_configuration_frame_that_could_not_be_sent_is_sent_again_after_a_paus
 
     assert ctre6.sent(call, ctre6.tx_pauses()) is expected  # (tests run in simulation)
     assert len(made) == calls and slept == pauses
+
+
+@pytest.mark.parametrize(("outage_s", "applies"), [(3.1, True), (7.0, False)])
+def test_a_start_up_configuration_rides_out_the_longest_outage_measured(
+    monkeypatch: pytest.MonkeyPatch, outage_s: float, applies: bool
+) -> None:
+    """The simulator could not send for 3.1 s once (124 devices, one core, three busy processes;
+    each failed try took about 0.1 s itself): a start-up configuration, with the device's five
+    tries, still applies; the 0.63 s of pauses used before gave up after about 1.8 s. A longer
+    outage is given up on, with an Alert."""
+    clock = [0.0]
+    monkeypatch.setattr(ctre6.time, "sleep", lambda pause: clock.__setitem__(0, clock[0] + pause))
+
+    def apply(_config: object) -> StatusCode:
+        if clock[0] < outage_s:
+            clock[0] += 0.1  # a try that fails takes about this long
+            return StatusCode.TX_FAILED
+        return StatusCode.OK
+
+    configurator = SimpleNamespace(apply=apply)
+    calls = ConfigCalls("Talon FX (test)")
+    assert ctre6.apply_at_start(calls, "settings", configurator, object()) is applies
+    assert calls.failed == (() if applies else ("settings",))
 
 
 def test_the_pauses_of_one_configuration_call_are_shared_by_its_tries(
