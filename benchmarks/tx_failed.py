@@ -27,6 +27,17 @@ import json, sys, time
 from phoenix6 import configs, hardware
 from swervelib.devices import ctre6
 from swervelib.devices.faults import ConfigCalls
+
+class Recorded:  # the device's configurator, noting each status it answers
+    def __init__(self, configurator, met):
+        self.configurator, self.met = configurator, met
+    def apply(self, config):
+        status = self.configurator.apply(config)
+        self.met.append(status.name)
+        return status
+
+if sys.argv[2] == "old":  # the pauses used before 9d02d67 (0.63 s in all)
+    ctre6.TX_BACKOFF_S = (0.01, 0.02, 0.04, 0.08, 0.16, 0.32)
 applied = lost = 0
 slow = []
 for i in range(1, int(sys.argv[1]) + 1):
@@ -34,14 +45,9 @@ for i in range(1, int(sys.argv[1]) + 1):
                          (hardware.CANcoder, configs.CANcoderConfiguration)):
         device = kind(i)
         met = []
-        configurator = device.configurator
-        def call(config=config, configurator=configurator, met=met):
-            status = configurator.apply(config())
-            met.append(status.name)
-            return status
         calls = ConfigCalls(f"{kind.__name__} {i}")
         start = time.monotonic()
-        ok = calls.apply("settings", lambda call=call: ctre6.sent(call, ctre6.tx_pauses()))
+        ok = ctre6.apply_at_start(calls, "settings", Recorded(device.configurator, met), config())
         if "TX_FAILED" in met:
             slow.append(round(time.monotonic() - start, 2))
         applied, lost = applied + ok, lost + (not ok)
@@ -57,6 +63,9 @@ def main() -> None:
     )
     parser.add_argument("--hogs", type=int, default=3, help="busy processes beside the runs")
     parser.add_argument("--one-core", action="store_true", help="pin everything to CPU 0")
+    parser.add_argument(
+        "--old-pauses", action="store_true", help="the 0.63 s of pauses used before, to compare"
+    )
     args = parser.parse_args()
     pin = ["taskset", "-c", "0"] if args.one_core else []
     hogs = [
@@ -71,7 +80,14 @@ def main() -> None:
             with tempfile.TemporaryDirectory(prefix="swervelib-tx-") as where:
                 started = time.monotonic()
                 done = subprocess.run(
-                    [*pin, sys.executable, "-c", CHILD, str(args.devices)],
+                    [
+                        *pin,
+                        sys.executable,
+                        "-c",
+                        CHILD,
+                        str(args.devices),
+                        "old" if args.old_pauses else "new",
+                    ],
                     cwd=where,
                     env=env,
                     capture_output=True,
