@@ -19,6 +19,7 @@ import itertools
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from types import SimpleNamespace
 from typing import Any, cast
 
@@ -648,39 +649,62 @@ def test_fresh_config_and_default_gains(module: Module) -> None:
     # set_brake changes only the neutral mode. On a busy machine the simulated Talon can miss
     # set_brake's 2 x 50 ms; the health check then tries again, as on a robot.
     drive = module.drive[True]
-    drive.set_brake(False)
-    assert took_neutral_mode(drive, signals.NeutralModeValue.COAST)
+    problem = set_brake_problem(drive, False)
+    assert problem is None, problem
     assert read_config(drive).motor_output.inverted == signals.InvertedValue.CLOCKWISE_POSITIVE
-    drive.set_brake(True)
-    assert took_neutral_mode(drive, signals.NeutralModeValue.BRAKE)
+    problem = set_brake_problem(drive, True)
+    assert problem is None, problem
 
 
-def took_neutral_mode(motor: Any, mode: Any) -> bool:
-    """Whether the Talon's configuration comes to read ``mode``, its signals refreshed and its
-    health check (``fault()``, which tries a neutral mode not taken again while the Talon
-    answers) run between readings, as the drive runs them."""
+def neutral_mode_problem(motor: Any, mode: Any, asked: Sequence[str] = ()) -> str | None:
+    """None once the Talon's configuration reads ``mode``, its signals refreshed and its health
+    check (``fault()``, which tries a neutral mode not taken again while the Talon answers) run
+    between readings, as the drive runs them. If it never does, what the wait saw, for the
+    assertion's message: ``asked``, the answers to the ``set_brake`` that asked for ``mode``; the
+    answers to the health check's tries; what the health check reported; the calls still failed."""
+    reported: set[str] = set()
 
     def loop() -> None:
         motor.refresh()
-        motor.fault()
+        reported.add(str(motor.fault()))
 
-    return until(lambda: read_config(motor).motor_output.neutral_mode == mode, each=loop)
+    with recorded(motor) as configurator:
+        if until(lambda: read_config(motor).motor_output.neutral_mode == mode, each=loop):
+            return None
+    return (
+        f"{motor.label} never read {mode.name}: set_brake's applies answered {list(asked)}, the "
+        f"health check's {len(configurator.answers)} tries {sorted(set(configurator.answers))}, "
+        f"it reported {sorted(reported)}; failed calls {list(motor.config_calls.failed)}"
+    )
+
+
+def set_brake_problem(motor: Any, brake: bool) -> str | None:
+    """``motor.set_brake(brake)``, then :func:`neutral_mode_problem`."""
+    with recorded(motor) as configurator:
+        motor.set_brake(brake)
+    mode = signals.NeutralModeValue.BRAKE if brake else signals.NeutralModeValue.COAST
+    return neutral_mode_problem(motor, mode, configurator.answers)
 
 
 class _Configurator:
-    """A Talon's configurator whose ``apply`` fails ``failures`` times first (TX_FAILED)."""
+    """A Talon's configurator whose ``apply`` fails ``failures`` times first (TX_FAILED); the
+    status of every ``apply`` it answers is in ``answers``."""
 
     def __init__(self, real: Any, failures: int) -> None:
         self.real = real
         self.failures = failures
         self.applied = 0
+        self.answers: list[str] = []
 
     def apply(self, config: Any, timeout: float = 0.1) -> Any:
         self.applied += 1
         if self.failures:
             self.failures -= 1
-            return StatusCode.TX_FAILED
-        return self.real.apply(config, timeout)
+            status = StatusCode.TX_FAILED
+        else:
+            status = self.real.apply(config, timeout)
+        self.answers.append(status.name)
+        return status
 
     def refresh(self, config: Any, timeout: float = 0.1) -> Any:
         return self.real.refresh(config, timeout)
@@ -697,10 +721,24 @@ class _Talon:
         return getattr(self._real, name)
 
 
+@contextmanager
+def recorded(motor: Any) -> Iterator[_Configurator]:
+    """Inside, the answers to ``motor``'s configuration applies are noted (none is changed)."""
+    real = motor.device
+    configurator = _Configurator(real.configurator, failures=0)
+    motor.device = _Talon(real, configurator)
+    try:
+        yield configurator
+    finally:
+        motor.device = real
+
+
 def test_a_neutral_mode_not_taken_is_tried_again_by_the_health_check(module: Module) -> None:
     """set_brake blocks at most 2 x 50 ms; a neutral mode the Talon did not take in that time
     stays on an Alert and is tried again at each health check until it is taken."""
     motor = module.drive[True]
+    problem = set_brake_problem(motor, True)  # as the module's tests leave it, set again here
+    assert problem is None, problem
     real = motor.device
     configurator = _Configurator(real.configurator, failures=3)
     shown = f"{motor.label}: failed to apply neutral mode"
@@ -718,15 +756,17 @@ def test_a_neutral_mode_not_taken_is_tried_again_by_the_health_check(module: Mod
         assert configurator.applied == 3
         assert alerts() == [f"{shown}, tried again at each health check"]
         assert read_config(motor).motor_output.neutral_mode == signals.NeutralModeValue.BRAKE
-        assert took_neutral_mode(motor, signals.NeutralModeValue.COAST)  # the next one applies
+        asked = list(configurator.answers)  # the next try applies
+        problem = neutral_mode_problem(motor, signals.NeutralModeValue.COAST, asked)
+        assert problem is None, problem
         assert alerts() == []
         applied = configurator.applied
         motor.fault()  # nothing left to try
         assert configurator.applied == applied
     finally:
         motor.device = real
-        motor.set_brake(True)
-    assert took_neutral_mode(motor, signals.NeutralModeValue.BRAKE)
+        problem = set_brake_problem(motor, True)  # as it was, after a failure too
+    assert problem is None, problem
 
 
 @pytest.mark.parametrize("type_name", ["krakenx60", "talonfxs_neo"])
