@@ -693,11 +693,14 @@ class _Configurator:
     def __init__(self, real: Any, failures: int) -> None:
         self.real = real
         self.failures = failures
-        self.applied = 0
         self.answers: list[str] = []
 
+    @property
+    def applied(self) -> int:
+        """How many ``apply`` calls it answered."""
+        return len(self.answers)
+
     def apply(self, config: Any, timeout: float = 0.1) -> Any:
-        self.applied += 1
         if self.failures:
             self.failures -= 1
             status = StatusCode.TX_FAILED
