@@ -22,8 +22,9 @@ A configuration's loops (the library at every level, the floors) are interleaved
 every round (shuffled from a fixed seed), so machine noise hits them alike and no loop always
 follows the same other loop; the configurations are timed one after the other.
 Printed: median and p10/p90 per loop, the library/floor ratios, and the share of a 20 ms robot loop
-on a roboRIO at an assumed slowdown. Then the tracemalloc (and RSS) growth over 100 000 library
-loops.
+on a roboRIO at an assumed slowdown; the garbage collections made during the timed runs (with
+``--moving``, the physics steps' among them). Then the tracemalloc (and RSS) growth over 100 000
+library loops.
 
 Usage::
 
@@ -42,6 +43,7 @@ The REV configurations share CAN ids, so only one of them can be measured per pr
 from __future__ import annotations
 
 import argparse
+import contextlib
 import cProfile
 import functools
 import gc
@@ -760,70 +762,91 @@ def round_orders(n: int, rounds: int) -> list[list[int]]:
     return orders
 
 
-def run_paced(cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]) -> None:
+def run_paced(
+    cases: Sequence[Case],
+    rounds: int,
+    speeds: Sequence[tuple[float, ...]],
+    collections: Collections | None = None,
+) -> None:
     """A robot's rhythm: each case runs once per 20 ms, and every timed loop follows a sleep (the
     slot of 20 ms / cases), in a new order every round (:func:`round_orders`), so no loop runs
-    right after another with its caches warm, and none always after the same one."""
+    right after another with its caches warm, and none always after the same one. The garbage
+    collections made meanwhile are counted in ``collections``."""
     clock = time.perf_counter_ns
     n = len(cases)
     slot_ns = int(LOOP_S * 1e9 / n)
     loops = [c.loop for c in cases]
     times = [c.times_ns for c in cases]
     steps = [c.step for c in cases]
-    deadline = clock()
-    for r, order in enumerate(round_orders(n, rounds)):
-        vx, vy, omega = speeds[r % len(speeds)]
-        for i in order:
-            deadline += slot_ns
-            step = steps[i]
-            if step is not None:  # --moving: the physics, before the sleep and outside the timing
-                step()
-            wait = deadline - clock()
-            if wait > 0:
-                time.sleep(wait / 1e9)
-            else:
-                deadline = clock()  # fell behind (a slow loop, a busy machine): start again
-            loop = loops[i]
-            t0 = clock()
-            loop(vx, vy, omega)
-            times[i].append(clock() - t0)
+    orders = round_orders(n, rounds)  # made before counting: they are not the loops' objects
+    with collections or contextlib.nullcontext():
+        deadline = clock()
+        for r, order in enumerate(orders):
+            vx, vy, omega = speeds[r % len(speeds)]
+            for i in order:
+                deadline += slot_ns
+                step = steps[i]
+                if step is not None:  # --moving: the physics, before the sleep, not timed
+                    step()
+                wait = deadline - clock()
+                if wait > 0:
+                    time.sleep(wait / 1e9)
+                else:
+                    deadline = clock()  # fell behind (a slow loop, a busy machine): start again
+                loop = loops[i]
+                t0 = clock()
+                loop(vx, vy, omega)
+                times[i].append(clock() - t0)
 
 
 ALONE_BLOCKS = 10
 
 
-def run_alone(cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]) -> None:
+def run_alone(
+    cases: Sequence[Case],
+    rounds: int,
+    speeds: Sequence[tuple[float, ...]],
+    collections: Collections | None = None,
+) -> None:
     """Each case by itself, as in a tight loop of one drive: ``rounds`` loops of each, in
     :data:`ALONE_BLOCKS` blocks of one case's loops back to back, the cases taking turns block by
-    block (the order rotating), so machine noise hits them alike."""
+    block (the order rotating), so machine noise hits them alike. The garbage collections made
+    meanwhile are counted in ``collections``."""
     clock = time.perf_counter_ns
     n = len(cases)
     per_block = max(1, rounds // ALONE_BLOCKS)
-    for block in range(ALONE_BLOCKS):
-        for j in range(n):
-            case = cases[(block + j) % n]
-            loop, times = case.loop, case.times_ns
-            for k in range(block * per_block, (block + 1) * per_block):
-                vx, vy, omega = speeds[k % len(speeds)]
-                t0 = clock()
-                loop(vx, vy, omega)
-                times.append(clock() - t0)
+    with collections or contextlib.nullcontext():
+        for block in range(ALONE_BLOCKS):
+            for j in range(n):
+                case = cases[(block + j) % n]
+                loop, times = case.loop, case.times_ns
+                for k in range(block * per_block, (block + 1) * per_block):
+                    vx, vy, omega = speeds[k % len(speeds)]
+                    t0 = clock()
+                    loop(vx, vy, omega)
+                    times.append(clock() - t0)
 
 
 def run_interleaved(
-    cases: Sequence[Case], rounds: int, speeds: Sequence[tuple[float, ...]]
+    cases: Sequence[Case],
+    rounds: int,
+    speeds: Sequence[tuple[float, ...]],
+    collections: Collections | None = None,
 ) -> None:
-    """Each round runs every case once, in a new order every round (:func:`round_orders`)."""
+    """Each round runs every case once, in a new order every round (:func:`round_orders`). The
+    garbage collections made meanwhile are counted in ``collections``."""
     clock = time.perf_counter_ns
     loops = [c.loop for c in cases]
     times = [c.times_ns for c in cases]
-    for r, order in enumerate(round_orders(len(cases), rounds)):
-        vx, vy, omega = speeds[r % len(speeds)]
-        for i in order:
-            loop = loops[i]
-            t0 = clock()
-            loop(vx, vy, omega)
-            times[i].append(clock() - t0)
+    orders = round_orders(len(cases), rounds)  # made before counting: not the loops' objects
+    with collections or contextlib.nullcontext():
+        for r, order in enumerate(orders):
+            vx, vy, omega = speeds[r % len(speeds)]
+            for i in order:
+                loop = loops[i]
+                t0 = clock()
+                loop(vx, vy, omega)
+                times[i].append(clock() - t0)
 
 
 # -- reporting -------------------------------------------------------------------------------------
@@ -860,6 +883,33 @@ def print_signal_counts(setups: Sequence[Setup]) -> None:
         print(
             f"{setup.config}: phoenix6 signals refreshed per loop: library "
             f"{library_signal_count(setup.high)}, floor {floor}"
+        )
+
+
+class Collections:
+    """The garbage collections made while it is in use (``with``), by generation: a loop that
+    leaves container objects behind sets one off every 700 of them, in whichever loop is running
+    (so a count is for all the cases timed together, not for one of them)."""
+
+    def __init__(self) -> None:
+        self.counts = [0, 0, 0]
+
+    def _count(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self.counts[info["generation"]] += 1
+
+    def __enter__(self) -> Collections:
+        gc.callbacks.append(self._count)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        gc.callbacks.remove(self._count)
+
+    def line(self) -> str:
+        young, middle, old = self.counts
+        return (
+            f"garbage collections during the timed runs: {young} young, {middle} middle, {old} full"
+            + ("" if any(self.counts) else " (no loop paid for one)")
         )
 
 
@@ -1140,21 +1190,22 @@ def main(argv: Sequence[str] | None = None) -> int:
     hot: list[Case] = []
     alone: list[Case] = []
     paced: list[Case] = []
+    collections = Collections()
     for setup in setups:
         setup_cases = setup.cases(pair)
         warm_up(setup, setup_cases, speeds)  # discarded
         if "hot" in modes:
             for case in setup_cases:
                 del case.times_ns[:]
-            run_interleaved(setup_cases, rounds, speeds)
+            run_interleaved(setup_cases, rounds, speeds, collections)
             hot += setup_cases
         if "alone" in modes:
             alone_cases = setup.cases(pair)
-            run_alone(alone_cases, rounds, speeds)
+            run_alone(alone_cases, rounds, speeds, collections)
             alone += alone_cases
         if "paced" in modes:
             paced_cases = setup.cases(pair)
-            run_paced(paced_cases, paced_rounds, speeds)
+            run_paced(paced_cases, paced_rounds, speeds, collections)
             paced += paced_cases
     travel = [line for setup in setups for line in setup.travel()]  # before the stop below
     if args.moving:  # the robot must have moved, or the figures are the resting robot's
@@ -1171,6 +1222,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         [("hot", hot), ("alone", alone), ("paced", paced)], rounds, paced_rounds, args.moving
     )
     print_signal_counts(setups)
+    print(collections.line())
     for line in travel:
         print(line)
     for setup in setups:
