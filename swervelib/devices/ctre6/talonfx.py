@@ -50,7 +50,8 @@ from swervelib.devices.settings import MotorSettings, Role
 # per module rotation (angle) and volts per m/s (drive).
 DEFAULT_ANGLE_KP = 50.0
 DEFAULT_DRIVE_KP = 0.1
-# Calls that may happen while the robot runs (seeding, idle mode) block at most 2 x 50 ms.
+# Calls that may happen while the robot runs (seeding, idle mode) block at most 2 x 50 ms (idle
+# mode: 3 x 50 ms after a failed try, see _PhoenixTalon._apply_neutral_mode).
 RUNTIME_TIMEOUT_S = 0.05
 RUNTIME_ATTEMPTS = 2
 # Control frames are sent once per call, never repeated by phoenix6 (see the module docstring).
@@ -59,6 +60,11 @@ ONE_SHOT: Final = 0.0
 SEED_MATCH_ROTATIONS: Final = 0.01
 
 _FOC_MOTORS = frozenset({Motor.KRAKEN_X60_FOC, Motor.FALCON500_FOC})
+
+_OTHER_MODE: Final = {
+    signals.NeutralModeValue.BRAKE: signals.NeutralModeValue.COAST,
+    signals.NeutralModeValue.COAST: signals.NeutralModeValue.BRAKE,
+}
 
 _FXS_ARRANGEMENT = {
     Motor.NEO: signals.MotorArrangementValue.NEO_JST,
@@ -119,6 +125,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         # A complete, fresh configuration: factory defaults for everything not set here, so
         # nothing stale survives (neither on the robot nor in ./ctre_sim/).
         self._config = config
+        self._neutral_unsure = False  # the last neutral-mode apply was not answered OK
         output = config.motor_output
         output.inverted = (
             signals.InvertedValue.CLOCKWISE_POSITIVE
@@ -295,19 +302,34 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         return True
 
     def set_brake(self, brake: bool) -> None:
-        """Brake or coast, blocking at most 2 × 50 ms. If the Talon does not take it in that
-        time, :meth:`fault` (the drive's health check, about once a second) tries again, once and
-        only while the Talon answers, until it does; an Alert says so meanwhile."""
-        output = self._config.motor_output
-        output.neutral_mode = (
-            signals.NeutralModeValue.BRAKE if brake else signals.NeutralModeValue.COAST
-        )
+        """Brake or coast, blocking at most 2 × 50 ms (3 × 50 ms when the first try fails: see
+        :meth:`_apply_neutral_mode`). If the Talon does not take it in that time, :meth:`fault`
+        (the drive's health check, about once a second) tries again, once and only while the
+        Talon answers, until it does; an Alert says so meanwhile."""
+        mode = signals.NeutralModeValue.BRAKE if brake else signals.NeutralModeValue.COAST
         self.config_calls.apply(
-            "neutral mode",
-            lambda: self.device.configurator.apply(output, RUNTIME_TIMEOUT_S).is_ok(),
-            RUNTIME_ATTEMPTS,
-            retry=True,
+            "neutral mode", lambda: self._apply_neutral_mode(mode), RUNTIME_ATTEMPTS, retry=True
         )
+
+    def _apply_neutral_mode(self, mode: Any) -> bool:
+        """One try of :meth:`set_brake`: whether the Talon answered OK.
+
+        After an apply that phoenix6 could not send (``TX_FAILED``), it answered OK to an apply of
+        the same configuration without the Talon taking it: beside a full simulated bus on a busy
+        core, 25 of 27 such second tries never read back in 5 s (``benchmarks/neutral_mode.py``),
+        and the other mode applied first made the wanted one take. So a try after one not
+        answered OK applies the other mode first, whatever its answer (the mode the Talon most
+        likely still has), and then ``mode``, which is new to phoenix6 again. phoenix6 refuses a
+        configuration call a timeout of 0, so the first apply may wait its 50 ms as well."""
+        output = self._config.motor_output
+        configurator = self.device.configurator
+        if self._neutral_unsure:
+            output.neutral_mode = _OTHER_MODE[mode]
+            configurator.apply(output, RUNTIME_TIMEOUT_S)
+        output.neutral_mode = mode
+        ok: bool = configurator.apply(output, RUNTIME_TIMEOUT_S).is_ok()
+        self._neutral_unsure = not ok
+        return ok
 
     @property
     def sim(self) -> TalonSim:
