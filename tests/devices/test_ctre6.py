@@ -741,10 +741,13 @@ class _Talon:
 
 
 @contextmanager
-def recorded(motor: Any) -> Iterator[_Configurator]:
-    """Inside, the answers to ``motor``'s configuration applies are noted (none is changed)."""
+def recorded(
+    motor: Any, failures: int = 0, *, repeats_lost: bool = False
+) -> Iterator[_Configurator]:
+    """Inside, ``motor``'s configuration applies go through a :class:`_Configurator` (``failures``
+    and ``repeats_lost`` as there; by default none is changed, only noted)."""
     real = motor.device
-    configurator = _Configurator(real.configurator, failures=0)
+    configurator = _Configurator(real.configurator, failures, repeats_lost=repeats_lost)
     motor.device = _Talon(real, configurator)
     try:
         yield configurator
@@ -753,38 +756,37 @@ def recorded(motor: Any) -> Iterator[_Configurator]:
 
 
 def test_a_neutral_mode_not_taken_is_tried_again_by_the_health_check(module: Module) -> None:
-    """set_brake blocks at most 2 x 50 ms; a neutral mode the Talon did not take in that time
-    stays on an Alert and is tried again at each health check until it is taken."""
+    """set_brake blocks at most 2 x 50 ms (3 x 50 ms after a failed try); a neutral mode the
+    Talon did not take in that time stays on an Alert and is tried again at each health check
+    until it is taken."""
     motor = module.drive[True]
     problem = set_brake_problem(motor, True)  # as the module's tests leave it, set again here
     assert problem is None, problem
-    real = motor.device
-    configurator = _Configurator(real.configurator, failures=5)
     shown = f"{motor.label}: failed to apply neutral mode"
 
     def alerts() -> list[str]:
         return [e for e in active_errors() if e.startswith(shown)]
 
-    motor.device = _Talon(real, configurator)
     try:
-        # two attempts, both fail: the second, after a failure, applies BRAKE first, then COAST
-        motor.set_brake(False)
-        assert configurator.applied == 3
-        assert alerts() == [f"{shown} after 2 attempts, tried again at each health check"]
-        settle([motor])  # answering, as its last refresh says: the health check tries
-        motor.fault()  # the third failure (two applies again): still to do, still shown
-        assert configurator.applied == 5
-        assert alerts() == [f"{shown}, tried again at each health check"]
-        assert read_config(motor).motor_output.neutral_mode == signals.NeutralModeValue.BRAKE
-        asked = list(configurator.answers)  # the next try applies
-        problem = neutral_mode_problem(motor, signals.NeutralModeValue.COAST, asked)
-        assert problem is None, problem
-        assert alerts() == []
-        applied = configurator.applied
-        motor.fault()  # nothing left to try
-        assert configurator.applied == applied
+        with recorded(motor, failures=5) as configurator:
+            # two attempts, both fail: the second, after a failure, applies BRAKE, then COAST
+            motor.set_brake(False)
+            assert configurator.applied == 3
+            assert alerts() == [f"{shown} after 2 attempts, tried again at each health check"]
+            settle([motor])  # answering, as its last refresh says: the health check tries
+            motor.fault()  # the third failure (two applies again): still to do, still shown
+            assert configurator.applied == 5
+            assert alerts() == [f"{shown}, tried again at each health check"]
+            neutral = read_config(motor).motor_output.neutral_mode
+            assert neutral == signals.NeutralModeValue.BRAKE
+            asked = list(configurator.answers)  # the next try applies
+            problem = neutral_mode_problem(motor, signals.NeutralModeValue.COAST, asked)
+            assert problem is None, problem
+            assert alerts() == []
+            applied = configurator.applied
+            motor.fault()  # nothing left to try
+            assert configurator.applied == applied
     finally:
-        motor.device = real
         problem = set_brake_problem(motor, True)  # as it was, after a failure too
     assert problem is None, problem
 
@@ -796,20 +798,17 @@ def test_a_neutral_mode_tried_after_a_failed_apply_reaches_the_talon(module: Mod
     motor = module.drive[True]
     problem = set_brake_problem(motor, True)  # as the module's tests leave it, set again here
     assert problem is None, problem
-    real = motor.device
-    configurator = _Configurator(real.configurator, failures=1, repeats_lost=True)
-    motor.device = _Talon(real, configurator)
     try:
-        motor.set_brake(False)
-        # (what the simulator answers the passed applies varies with the machine's load: a real
-        # TX_FAILED there is tried again by the health check in neutral_mode_problem's wait)
-        assert configurator.answers[0] == "TX_FAILED"
-        assert configurator.passed[:2] == ["BRAKE", "COAST"]
-        asked = list(configurator.answers)
-        problem = neutral_mode_problem(motor, signals.NeutralModeValue.COAST, asked)
-        assert problem is None, problem
+        with recorded(motor, failures=1, repeats_lost=True) as configurator:
+            motor.set_brake(False)
+            # (what the simulator answers the passed applies varies with the machine's load: a
+            # real TX_FAILED there is tried again by the health check in neutral_mode_problem)
+            assert configurator.answers[0] == "TX_FAILED"
+            assert configurator.passed[:2] == ["BRAKE", "COAST"]
+            asked = list(configurator.answers)
+            problem = neutral_mode_problem(motor, signals.NeutralModeValue.COAST, asked)
+            assert problem is None, problem
     finally:
-        motor.device = real
         problem = set_brake_problem(motor, True)  # as it was, after a failure too
     assert problem is None, problem
 
@@ -837,17 +836,12 @@ def test_motor_not_answering_fault(type_name: str) -> None:
     # wait out its timeout in the robot loop). The simulator answers a destroyed device's config
     # calls with OK, so the two tries of set_brake are refused here (three applies: the second
     # try, after a failed one, applies the other mode first).
-    real = motor.device
-    configurator = _Configurator(real.configurator, failures=3)
-    motor.device = _Talon(real, configurator)
-    try:
+    with recorded(motor, failures=3) as configurator:
         motor.set_brake(False)
         assert configurator.applied == 3
         assert any(f"{motor.label}: failed to apply neutral mode" in e for e in active_errors())
         assert motor.fault() is not None
         assert configurator.applied == 3
-    finally:
-        motor.device = real
     with pytest.raises(NotImplementedError):
         motor.sim.set_connected(True)
 
