@@ -106,37 +106,6 @@ def child(config: str, name: str, loops: int, variant: int) -> None:
         sys.exit(f"not timed on the usual path: {'; '.join(problems)}")
 
 
-def _read_dump(part: Path) -> tuple[str | None, dict[str, collections.Counter[str]]]:
-    """A dump's label and its last-level misses by shared object (inclusive call costs left
-    out: each line's cost is counted once, where it was spent). The child runs with
-    ``--compress-strings=no`` (``instructions.run_child``), so every ``ob=`` line names its
-    object in full."""
-    label = None
-    events: list[str] = []
-    by_object: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
-    current = "?"
-    skip_next = False
-    with part.open() as lines:
-        for line in lines:
-            if line.startswith("desc: Trigger: dump "):
-                label = line.split()[-1]
-            elif line.startswith("events:"):
-                events = line.split()[1:]
-            elif line.startswith("ob="):
-                current = Path(line[3:].strip()).name
-            elif line.startswith("calls="):
-                skip_next = True  # the next cost line is the call's inclusive cost
-            elif line[:1].isdigit() or line[:1] in "+-*":
-                if skip_next:
-                    skip_next = False
-                    continue
-                values = line.split()[1:]  # the first number is the position
-                for event, value in zip(events, values, strict=False):
-                    if event in MISSES:
-                        by_object[current][event] += int(value)
-    return label, by_object
-
-
 def lines_per_loop(
     config: str, name: str, loops: int, variant: int, scratch: Path, run: int
 ) -> dict[str, collections.Counter[str]] | None:
@@ -151,24 +120,11 @@ def lines_per_loop(
         "--compress-pos=no",
     ]
     done = instructions.run_child(SCRIPT, options, out, config, name, loops, variant)
-    dumps = dict(_read_dump(part) for part in out.parent.glob(f"{out.name}*"))
+    dumps = instructions.read_dumps(out, MISSES)
     if done.returncode != 0 or not {"flushes", "loops"} <= dumps.keys():
         instructions.child_failed(done, config, name)
         return None
-    flushes, looped = dumps["flushes"], dumps["loops"]
-    result: dict[str, collections.Counter[str]] = {}
-    for obj in set(flushes) | set(looped):
-        counts: collections.Counter[str] = collections.Counter()
-        for event in MISSES:
-            counts[event] = round(
-                (
-                    looped.get(obj, collections.Counter())[event]
-                    - flushes.get(obj, collections.Counter())[event]
-                )
-                / loops
-            )
-        result[obj] = counts
-    return result
+    return instructions.events_per_loop(dumps, MISSES, loops, "flushes", "loops")
 
 
 def _total(found: dict[str, collections.Counter[str]], events: Sequence[str] = MISSES) -> int:

@@ -14,6 +14,15 @@ instead, for ``loop_cost.py``'s cases (the same drives, floors and changing comm
 * **bytecodes per loop**: Python opcodes executed per loop (``sys.settrace`` with opcode events),
   counted in this process, exactly repeatable; ``--detail`` lists them per function.
 
+* **simulated misses per loop** (``--simulate``): the same children under callgrind's models of
+  this machine's first-level caches and of a branch predictor, the main thread's counts only (the
+  loop's; the simulators' and ntcore's threads apart): instructions, first-level code misses, data
+  lines read and written that missed, and mispredicted conditional and indirect branches. Where an
+  instruction count says two loops do the same work, these say which of them the processor runs
+  more slowly, and in whose code (``--detail``: by shared object). Valgrind's predictor is far
+  simpler than a real one (it predicts an indirect jump's last target), so its mispredictions are
+  an upper bound that compares loops, not a figure of this processor.
+
 Neither is a time: an instruction count misses cache misses and a bytecode count weighs a cheap
 ``LOAD_FAST`` like a vendor call. They say whether a change removed work, and where the work is;
 the issue 18 figures stay ``loop_cost.py``'s.
@@ -24,6 +33,7 @@ Usage::
     python benchmarks/instructions.py --config talonsrx_pigeon --detail
     python benchmarks/instructions.py --no-valgrind           # bytecodes only (seconds)
     python benchmarks/instructions.py --cases NONE --variant 1  # checks_cost.py's variants
+    python benchmarks/instructions.py --simulate --detail    # cache and branch models, by object
 
 Needs valgrind (``callgrind`` and ``callgrind_control``) for the instruction counts; each child
 takes about 40 s under it, two at a time (about 3 minutes for three cases, three runs each). The
@@ -43,8 +53,9 @@ import shutil
 import subprocess
 import sys
 import tempfile
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
@@ -66,6 +77,17 @@ CASES = {
 # The one configuration whose drive gets healthy under valgrind (no CTRE device: the docstring)
 COUNTED_CONFIG = "vortex_throughbore_navx"
 WARM_LOOPS = 300  # after loop_cost.warm_up, a few more loops of the measured case alone
+# --simulate: callgrind's cache and branch models, each thread apart; the loop runs in the first
+SIMULATE_OPTIONS = ("--separate-threads=yes", "--cache-sim=yes", "--branch-sim=yes")
+SIMULATED = {
+    "Ir": "instructions",
+    "I1mr": "code misses",
+    "D1mr": "data read misses",
+    "D1mw": "data write misses",
+    "Bcm": "mispredicted conditional",
+    "Bim": "mispredicted indirect",
+}
+MAIN_THREAD = 1
 
 
 def _case(setup: loop_cost.Setup, name: str) -> loop_cost.Case:
@@ -110,21 +132,78 @@ def child(config: str, name: str, loops: int, variant: int) -> None:
     dump("loops")
 
 
-def _totals(out: Path) -> dict[str, int]:
-    """Each dump's instruction total, by its label."""
-    found: dict[str, int] = {}
-    for part in out.parent.glob(f"{out.name}*"):
-        label, total = None, None
-        with part.open() as lines:
-            for line in lines:
-                if line.startswith("desc: Trigger: dump "):
-                    label = line.split()[-1]
-                elif line.startswith("totals:"):
-                    total = int(line.split()[1])
-                    break
-        if label is not None and total is not None:
-            found[label] = total
-    return found
+@dataclass
+class Dump:
+    """One callgrind dump: its label, its thread (with ``--separate-threads``) and the events
+    wanted, by the shared object whose code spent them."""
+
+    label: str | None
+    thread: int | None
+    by_object: dict[str, collections.Counter[str]]
+
+    def total(self, event: str) -> int:
+        return sum(counts[event] for counts in self.by_object.values())
+
+
+def read_dump(part: Path, wanted: Sequence[str]) -> Dump:
+    """The ``wanted`` events of one dump file, by shared object (inclusive call costs left out:
+    each event is counted once, where it was spent). The child runs with
+    ``--compress-strings=no`` (:func:`run_child`), so every ``ob=`` line names its object in
+    full."""
+    label, thread = None, None
+    events: list[str] = []
+    by_object: dict[str, collections.Counter[str]] = collections.defaultdict(collections.Counter)
+    current = "?"
+    skip_next = False
+    with part.open() as lines:
+        for line in lines:
+            if line.startswith("desc: Trigger: dump "):
+                label = line.split()[-1]
+            elif line.startswith("thread:"):
+                thread = int(line.split()[1])
+            elif line.startswith("events:"):
+                events = line.split()[1:]
+            elif line.startswith("ob="):
+                current = Path(line[3:].strip()).name
+            elif line.startswith("calls="):
+                skip_next = True  # the next cost line is the call's inclusive cost
+            elif line[:1].isdigit() or line[:1] in "+-*":
+                if skip_next:
+                    skip_next = False
+                    continue
+                values = line.split()[1:]  # the first number is the position
+                for event, value in zip(events, values, strict=False):
+                    if event in wanted:
+                        by_object[current][event] += int(value)
+    return Dump(label, thread, by_object)
+
+
+def read_dumps(out: Path, wanted: Sequence[str], thread: int | None = None) -> dict[str, Dump]:
+    """The dumps of one child (``out``, ``out.1``... or with ``--separate-threads`` ``out-01``,
+    ``out.1-01``...), by label; with ``thread``, that thread's only."""
+    dumps = (read_dump(part, wanted) for part in out.parent.glob(f"{out.name}*"))
+    return {
+        dump.label: dump
+        for dump in dumps
+        if dump.label is not None and (thread is None or dump.thread == thread)
+    }
+
+
+def events_per_loop(
+    dumps: Mapping[str, Dump], events: Sequence[str], loops: int, before: str, after: str
+) -> dict[str, collections.Counter[str]]:
+    """Per shared object, the events of one loop: dump ``after`` less dump ``before`` (counts
+    restart at every dump, so ``before`` is the dumps' own cost), over ``loops``."""
+    first, second = dumps[before].by_object, dumps[after].by_object
+    result: dict[str, collections.Counter[str]] = {}
+    for obj in set(first) | set(second):
+        empty = collections.Counter[str]()
+        spent = second.get(obj, empty)
+        dumping = first.get(obj, empty)
+        result[obj] = collections.Counter(
+            {event: round((spent[event] - dumping[event]) / loops) for event in events}
+        )
+    return result
 
 
 def run_child(
@@ -172,11 +251,63 @@ def instructions(
     child's last words on stderr, if it failed)."""
     out = scratch / f"{config}-{name}-{run}.out"
     done = run_child(SCRIPT, (), out, config, name, loops, variant)
-    totals = _totals(out)
-    if done.returncode != 0 or not {"empty", "loops"} <= totals.keys():
+    dumps = read_dumps(out, ("Ir",))
+    if done.returncode != 0 or not {"empty", "loops"} <= dumps.keys():
         child_failed(done, config, name)
         return None
-    return (totals["loops"] - totals["empty"]) / loops
+    return (dumps["loops"].total("Ir") - dumps["empty"].total("Ir")) / loops
+
+
+def simulated(
+    config: str, name: str, loops: int, variant: int, scratch: Path, run: int = 0
+) -> dict[str, collections.Counter[str]] | None:
+    """Per shared object, the :data:`SIMULATED` events of one loop of case ``name`` in the main
+    thread, from a child run under callgrind's cache and branch models (None, with the child's
+    last words on stderr, if it failed)."""
+    out = scratch / f"{config}-{name}-{run}-simulated.out"
+    done = run_child(SCRIPT, SIMULATE_OPTIONS, out, config, name, loops, variant)
+    dumps = read_dumps(out, tuple(SIMULATED), MAIN_THREAD)
+    if done.returncode != 0 or not {"empty", "loops"} <= dumps.keys():
+        child_failed(done, config, name)
+        return None
+    return events_per_loop(dumps, tuple(SIMULATED), loops, "empty", "loops")
+
+
+def _sum(found: Mapping[str, collections.Counter[str]], event: str) -> int:
+    return sum(counts[event] for counts in found.values())
+
+
+def print_simulated(
+    title: str, found: Mapping[str, Mapping[str, collections.Counter[str]]], detail: bool
+) -> None:
+    """The simulated events per loop, each case's with its ratio to the floor's; with
+    ``detail``, each event's shared objects (the floor's count beside the case's)."""
+    print(f"{title}: simulated per loop, main thread (ratio to the floor)")
+    floor = found.get("floor")
+    print(f"  {'event':<26s}" + "".join(f"{name:>18s}" for name in found))
+    for event, what in SIMULATED.items():
+        cells = []
+        for counts in found.values():
+            value = _sum(counts, event)
+            base = _sum(floor, event) if floor else 0
+            cells.append(f"{value:9d} ({value / base:.2f})" if base else f"{value:9d}")
+        print(f"  {what:<26s}" + "".join(f"{cell:>18s}" for cell in cells))
+    if not detail or floor is None:
+        return
+    for name, counts in found.items():
+        if name == "floor":
+            continue
+        print(f"\n{name}: the 3 shared objects that differ most, the floor's count -> the case's")
+        for event, what in SIMULATED.items():
+
+            def at_floor(obj: str, event: str = event) -> int:
+                return floor[obj][event] if obj in floor else 0
+
+            ranked = sorted(counts, key=lambda obj: -abs(counts[obj][event] - at_floor(obj)))
+            shown = ", ".join(
+                f"{obj} {at_floor(obj)} -> {counts[obj][event]}" for obj in ranked[:3]
+            )
+            print(f"  {what:<26s} {shown}")
 
 
 def _opcode_counter(counts: collections.Counter[str]) -> Any:
@@ -270,6 +401,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     add_case_arguments(parser, loops=1000, repeat=3)
     parser.add_argument("--detail", action="store_true", help="bytecodes per function")
     parser.add_argument("--no-valgrind", action="store_true", help="bytecodes only")
+    parser.add_argument(
+        "--simulate",
+        action="store_true",
+        help="valgrind's cache and branch models (main thread) instead of plain instructions",
+    )
     parser.add_argument("--child", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child:
@@ -291,11 +427,25 @@ def main(argv: Sequence[str] | None = None) -> int:
         def one_run(name: str, run: int, scratch: Path) -> float | None:
             return instructions(args.config, name, args.loops, args.variant, scratch, run)
 
-        for name, counts in each_run(names, args.repeat, one_run).items():
-            measured[name] = min(counts) if counts else None  # the least run
+        def one_simulated(
+            name: str, run: int, scratch: Path
+        ) -> dict[str, collections.Counter[str]] | None:
+            return simulated(args.config, name, args.loops, args.variant, scratch, run)
+
+        if args.simulate:
+            found = {
+                name: min(runs, key=lambda counts: _sum(counts, "Ir"))  # the least run
+                for name, runs in each_run(names, args.repeat, one_simulated).items()
+                if runs
+            }
+            measured = {name: float(_sum(counts, "Ir")) for name, counts in found.items()}
+        else:
+            for name, counts in each_run(names, args.repeat, one_run).items():
+                measured[name] = min(counts) if counts else None  # the least run
     variant = f", library {checks_cost.VARIANTS[args.variant]}" if args.variant else ""
     print(f"{args.config}{variant}: work per loop (ratio to the floor)")
-    print(f"  {'case':<10s} {'bytecodes':>16s} {'instructions':>20s}")
+    counted_as = "main thread" if args.simulate else "instructions"
+    print(f"  {'case':<10s} {'bytecodes':>16s} {counted_as:>20s}")
     for name in names:
         ops = f"{per_loop[name]:7.0f} ({per_loop[name] / per_loop['floor']:.3f})"
         ins, count, floor = "", measured.get(name), measured.get("floor")
@@ -304,6 +454,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         elif measured:
             ins = "-"
         print(f"  {name:<10s} {ops:>16s} {ins:>20s}")
+    if args.simulate and measured:
+        print()
+        print_simulated(f"{args.config}{variant}", found, args.detail)
     if args.detail:
         for name in names:
             print(f"\n{name}: bytecodes per loop, by function")
