@@ -808,6 +808,12 @@ def test_a_neutral_mode_tried_after_a_failed_apply_reaches_the_talon(module: Mod
             asked = list(configurator.answers)
             problem = neutral_mode_problem(motor, signals.NeutralModeValue.COAST, asked)
             assert problem is None, problem
+            # The next set_brake applies the mode alone after a try answered OK (the usual
+            # case), the other mode first after one that was not: every apply passes on now.
+            unsure = configurator.answers[-1] != "OK"
+            first = len(configurator.passed)
+            motor.set_brake(True)
+            assert configurator.passed[first] == ("COAST" if unsure else "BRAKE")
     finally:
         problem = set_brake_problem(motor, True)  # as it was, after a failure too
     assert problem is None, problem
