@@ -128,7 +128,7 @@ def lines_per_loop(
 
 
 def _total(found: dict[str, collections.Counter[str]], events: Sequence[str] = MISSES) -> int:
-    return sum(counts[event] for counts in found.values() for event in events)
+    return instructions.event_total(found, *events)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

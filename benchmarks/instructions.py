@@ -142,7 +142,7 @@ class Dump:
     by_object: dict[str, collections.Counter[str]]
 
     def total(self, event: str) -> int:
-        return sum(counts[event] for counts in self.by_object.values())
+        return event_total(self.by_object, event)
 
 
 def read_dump(part: Path, wanted: Sequence[str]) -> Dump:
@@ -273,8 +273,9 @@ def simulated(
     return events_per_loop(dumps, tuple(SIMULATED), loops, "empty", "loops")
 
 
-def _sum(found: Mapping[str, collections.Counter[str]], event: str) -> int:
-    return sum(counts[event] for counts in found.values())
+def event_total(found: Mapping[str, collections.Counter[str]], *events: str) -> int:
+    """The count of ``events`` over every shared object of ``found``."""
+    return sum(counts[event] for counts in found.values() for event in events)
 
 
 def print_simulated(
@@ -288,8 +289,8 @@ def print_simulated(
     for event, what in SIMULATED.items():
         cells = []
         for counts in found.values():
-            value = _sum(counts, event)
-            base = _sum(floor, event) if floor else 0
+            value = event_total(counts, event)
+            base = event_total(floor, event) if floor else 0
             cells.append(f"{value:9d} ({value / base:.2f})" if base else f"{value:9d}")
         print(f"  {what:<26s}" + "".join(f"{cell:>18s}" for cell in cells))
     if not detail or floor is None:
@@ -434,11 +435,11 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         if args.simulate:
             found = {
-                name: min(runs, key=lambda counts: _sum(counts, "Ir"))  # the least run
+                name: min(runs, key=lambda counts: event_total(counts, "Ir"))  # the least run
                 for name, runs in each_run(names, args.repeat, one_simulated).items()
                 if runs
             }
-            measured = {name: float(_sum(counts, "Ir")) for name, counts in found.items()}
+            measured = {name: float(event_total(counts, "Ir")) for name, counts in found.items()}
         else:
             for name, counts in each_run(names, args.repeat, one_run).items():
                 measured[name] = min(counts) if counts else None  # the least run
