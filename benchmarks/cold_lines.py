@@ -120,9 +120,8 @@ def lines_per_loop(
         "--compress-pos=no",
     ]
     done = instructions.run_child(SCRIPT, options, out, config, name, loops, variant)
-    dumps = instructions.read_dumps(out, MISSES)
-    if done.returncode != 0 or not {"flushes", "loops"} <= dumps.keys():
-        instructions.child_failed(done, config, name)
+    dumps = instructions.child_dumps(done, out, config, name, MISSES, ("flushes", "loops"))
+    if dumps is None:
         return None
     return instructions.events_per_loop(dumps, MISSES, loops, "flushes", "loops")
 

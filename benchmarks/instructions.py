@@ -244,6 +244,25 @@ def child_failed(done: subprocess.CompletedProcess[str], config: str, name: str)
     print(f"{config} {name}: the callgrind child failed:", *last, sep="\n  ", file=sys.stderr)
 
 
+def child_dumps(
+    done: subprocess.CompletedProcess[str],
+    out: Path,
+    config: str,
+    name: str,
+    wanted: Sequence[str],
+    labels: Sequence[str],
+    thread: int | None = None,
+) -> dict[str, Dump] | None:
+    """The ``wanted`` events of a :func:`run_child` child's dumps (:func:`read_dumps`,
+    ``thread``'s only if given), by label; None, with the child's last words on stderr, if it
+    failed or did not dump every one of ``labels``."""
+    dumps = read_dumps(out, wanted, thread)
+    if done.returncode != 0 or not set(labels) <= dumps.keys():
+        child_failed(done, config, name)
+        return None
+    return dumps
+
+
 def instructions(
     config: str, name: str, loops: int, variant: int, scratch: Path, run: int = 0
 ) -> float | None:
@@ -251,9 +270,8 @@ def instructions(
     child's last words on stderr, if it failed)."""
     out = scratch / f"{config}-{name}-{run}.out"
     done = run_child(SCRIPT, (), out, config, name, loops, variant)
-    dumps = read_dumps(out, ("Ir",))
-    if done.returncode != 0 or not {"empty", "loops"} <= dumps.keys():
-        child_failed(done, config, name)
+    dumps = child_dumps(done, out, config, name, ("Ir",), ("empty", "loops"))
+    if dumps is None:
         return None
     return (dumps["loops"].total("Ir") - dumps["empty"].total("Ir")) / loops
 
@@ -265,12 +283,12 @@ def simulated(
     thread, from a child run under callgrind's cache and branch models (None, with the child's
     last words on stderr, if it failed)."""
     out = scratch / f"{config}-{name}-{run}-simulated.out"
+    wanted = tuple(SIMULATED)
     done = run_child(SCRIPT, SIMULATE_OPTIONS, out, config, name, loops, variant)
-    dumps = read_dumps(out, tuple(SIMULATED), MAIN_THREAD)
-    if done.returncode != 0 or not {"empty", "loops"} <= dumps.keys():
-        child_failed(done, config, name)
+    dumps = child_dumps(done, out, config, name, wanted, ("empty", "loops"), MAIN_THREAD)
+    if dumps is None:
         return None
-    return events_per_loop(dumps, tuple(SIMULATED), loops, "empty", "loops")
+    return events_per_loop(dumps, wanted, loops, "empty", "loops")
 
 
 def event_total(found: Mapping[str, collections.Counter[str]], *events: str) -> int:
