@@ -305,10 +305,10 @@ def print_simulated(
     floor = found.get("floor")
     print(f"  {'event':<26s}" + "".join(f"{name:>18s}" for name in found))
     for event, what in SIMULATED.items():
+        base = event_total(floor, event) if floor else 0
         cells = []
         for counts in found.values():
             value = event_total(counts, event)
-            base = event_total(floor, event) if floor else 0
             cells.append(f"{value:9d} ({value / base:.2f})" if base else f"{value:9d}")
         print(f"  {what:<26s}" + "".join(f"{cell:>18s}" for cell in cells))
     if not detail or floor is None:
