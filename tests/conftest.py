@@ -26,6 +26,7 @@ settings.register_profile("swervelib", deadline=None)
 settings.load_profile("swervelib")
 
 _WORKDIR = pytest.StashKey[str]()
+SIM_LOCK_ENV = "SWERVELIB_SIM_LOCK"  # the `robotpy sim` lock file (tests/processes.py)
 REPO = pathlib.Path(__file__).resolve().parent.parent
 DEPLOY = REPO / "deploy"
 FIXTURES = pathlib.Path(__file__).resolve().parent / "fixtures"
@@ -45,7 +46,15 @@ def _hands_out_tests(config: pytest.Config) -> bool:
 def pytest_configure(config: pytest.Config) -> None:
     """Work in a fresh temporary directory (after pytest has resolved its own paths): phoenix6's
     simulator keeps device configuration in ``./ctre_sim/``, which must not land in the checkout.
-    Each xdist worker has its own; the controller stays where it was started."""
+    Each xdist worker has its own; the controller stays where it was started.
+
+    The first process of a run also names the `robotpy sim` lock file (``tests/processes.py``)
+    for the processes it starts: xdist workers and isolated groups, whose TMPDIR differs. The
+    name is the same for every run on the machine, because two runs at once would compete for the
+    same ports too."""
+    os.environ.setdefault(
+        SIM_LOCK_ENV, str(pathlib.Path(tempfile.gettempdir()) / "swervelib-robotpy-sim.lock")
+    )
     if _hands_out_tests(config):
         return
     workdir = tempfile.mkdtemp(prefix="swervelib-tests-")
@@ -63,7 +72,9 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 # The README's test command runs the suite on two pytest-xdist workers (`-n 2`). Tests that start
 # the example robot in `robotpy sim` all listen on NetworkTables' default port and connect to
-# "localhost", so they carry this xdist group: one worker runs them one after the other.
+# "localhost", so they carry this xdist group: one worker runs them one after the other. What
+# keeps them apart is tests/processes.py's lock (the group alone does not: see
+# one_sim_at_a_time); the group keeps the other worker from waiting on it.
 ROBOTPY_SIM = pytest.mark.xdist_group("robotpy_sim")
 # What tests/test_isolated.py records of each group (a user property of its test, which reaches
 # this process from whichever worker ran it): group -> (the group's own summary, seconds).

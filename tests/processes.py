@@ -3,16 +3,25 @@
 
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import subprocess
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-from tests.conftest import REPO
+from filelock import FileLock, Timeout
+
+from tests.conftest import REPO, SIM_LOCK_ENV
 
 STOP_WAIT_S = 10.0
+# How long a test waits for another's `robotpy sim` to end before it fails (a guard against a
+# holder that never lets go, not a readiness wait: the longest holder, the calibrate group's
+# guided session, takes about 20 s).
+SIM_LOCK_WAIT_S = 600.0
 # Files a run of the example leaves in its folder, never copied into a test's project.
 RUN_LEFTOVERS = ("ctre_sim", "networktables.json", "__pycache__")
 
@@ -28,9 +37,34 @@ def copy_example(target: Path, *also_leave_out: str) -> Path:
     return target
 
 
+@contextmanager
+def one_sim_at_a_time() -> Iterator[None]:
+    """Hold the test run's `robotpy sim` lock (the file conftest names in ``SWERVELIB_SIM_LOCK``).
+
+    Every `robotpy sim` listens on NetworkTables' default ports, and its clients connect to
+    "localhost": with two at once the second cannot listen and its clients talk to the first (a
+    calibration rehearsal then waits in vain for its robot to move). The xdist group
+    ``ROBOTPY_SIM`` should keep these tests on one worker, but pytest-xdist 3.8's ``loadgroup``
+    stopped grouping under pytest 9.2 (pytest-xdist issue #1386), and an isolated group's tests
+    run in a process of their own. The lock holds whatever the scheduler does; the operating
+    system releases it if its holder dies."""
+    lock = FileLock(os.environ[SIM_LOCK_ENV])
+    try:
+        lock.acquire(timeout=SIM_LOCK_WAIT_S)
+    except Timeout:
+        raise AssertionError(
+            f"another test's robotpy sim held {lock.lock_file} for {SIM_LOCK_WAIT_S:g} s"
+        ) from None
+    try:
+        yield
+    finally:
+        lock.release()
+
+
 def start_sim(project: Path, env: dict[str, str], **streams: Any) -> subprocess.Popen[Any]:
     """``python -m robotpy --main robot.py sim --nogui`` in ``project``; ``streams`` are
-    Popen's (stdin, stdout, stderr, text)."""
+    Popen's (stdin, stdout, stderr, text). Call it inside :func:`one_sim_at_a_time`, held until
+    the process has ended."""
     return subprocess.Popen(
         [sys.executable, "-m", "robotpy", "--main", str(project / "robot.py"), "sim", "--nogui"],
         cwd=project,

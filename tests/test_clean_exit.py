@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, REPO, ROBOTPY_SIM
-from tests.processes import copy_example, start_sim
+from tests.processes import copy_example, one_sim_at_a_time, start_sim
 from tests.waits import PATIENCE_S
 
 STARTED = "Robot program startup complete"
@@ -36,30 +36,33 @@ def run_and_interrupt(project: Path, loops_after_start: int = 25) -> tuple[int, 
     """Start ``robotpy sim`` on ``project``, wait until the robot is running (and a few of its
     loops have printed), press Ctrl-C, and return the exit code and everything it printed."""
     env = dict(os.environ, SWERVELIB_DEMO="1", PYTHONUNBUFFERED="1")
-    process = start_sim(project, env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    lines: list[str] = []
-    running = threading.Event()
+    with one_sim_at_a_time():  # held until the process has ended
+        process = start_sim(
+            project, env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
+        )
+        lines: list[str] = []
+        running = threading.Event()
 
-    def read() -> None:
-        assert process.stdout is not None
-        for line in process.stdout:
-            lines.append(line)
-            if STARTED in line:
-                running.set()
-        running.set()  # the output ended: nothing more to wait for
+        def read() -> None:
+            assert process.stdout is not None
+            for line in process.stdout:
+                lines.append(line)
+                if STARTED in line:
+                    running.set()
+            running.set()  # the output ended: nothing more to wait for
 
-    reader = threading.Thread(target=read, daemon=True)
-    reader.start()
-    try:
-        assert running.wait(PATIENCE_S), "the robot never started"
-        # a little robot time (real time: robotpy sim runs on the wall clock) before Ctrl-C
-        threading.Event().wait(loops_after_start * 0.02)
-        process.send_signal(signal.SIGINT)
-        code = process.wait(PATIENCE_S)
-    finally:
-        if process.poll() is None:
-            process.kill()
-            process.wait()
+        reader = threading.Thread(target=read, daemon=True)
+        reader.start()
+        try:
+            assert running.wait(PATIENCE_S), "the robot never started"
+            # a little robot time (real time: robotpy sim runs on the wall clock) before Ctrl-C
+            threading.Event().wait(loops_after_start * 0.02)
+            process.send_signal(signal.SIGINT)
+            code = process.wait(PATIENCE_S)
+        finally:
+            if process.poll() is None:
+                process.kill()
+                process.wait()
     reader.join(PATIENCE_S)
     return code, "".join(lines)
 
