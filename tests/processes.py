@@ -61,16 +61,20 @@ def one_sim_at_a_time() -> Iterator[None]:
         lock.release()
 
 
-def start_sim(project: Path, env: dict[str, str], **streams: Any) -> subprocess.Popen[Any]:
-    """``python -m robotpy --main robot.py sim --nogui`` in ``project``; ``streams`` are
-    Popen's (stdin, stdout, stderr, text). Call it inside :func:`one_sim_at_a_time`, held until
-    the process has ended."""
-    return subprocess.Popen(
-        [sys.executable, "-m", "robotpy", "--main", str(project / "robot.py"), "sim", "--nogui"],
-        cwd=project,
-        env=env,
-        **streams,
-    )
+@contextmanager
+def running_sim(
+    project: Path, env: dict[str, str], **streams: Any
+) -> Iterator[subprocess.Popen[Any]]:
+    """``python -m robotpy --main robot.py sim --nogui`` in ``project`` for the ``with`` block,
+    inside :func:`one_sim_at_a_time`, stopped at its end with :func:`interrupt` (nothing to stop
+    if the block has ended it); ``streams`` are Popen's (stdin, stdout, stderr, text)."""
+    command = [sys.executable, "-m", "robotpy", "--main", str(project / "robot.py"), "sim"]
+    with one_sim_at_a_time():
+        process = subprocess.Popen([*command, "--nogui"], cwd=project, env=env, **streams)
+        try:
+            yield process
+        finally:
+            interrupt(process)
 
 
 def interrupt(process: subprocess.Popen[Any]) -> None:

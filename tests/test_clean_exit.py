@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FIXTURES, REPO, ROBOTPY_SIM
-from tests.processes import copy_example, one_sim_at_a_time, start_sim
+from tests.processes import copy_example, running_sim
 from tests.waits import PATIENCE_S
 
 STARTED = "Robot program startup complete"
@@ -36,10 +36,8 @@ def run_and_interrupt(project: Path, loops_after_start: int = 25) -> tuple[int, 
     """Start ``robotpy sim`` on ``project``, wait until the robot is running (and a few of its
     loops have printed), press Ctrl-C, and return the exit code and everything it printed."""
     env = dict(os.environ, SWERVELIB_DEMO="1", PYTHONUNBUFFERED="1")
-    with one_sim_at_a_time():  # held until the process has ended
-        process = start_sim(
-            project, env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True
-        )
+    output = {"stdout": subprocess.PIPE, "stderr": subprocess.STDOUT, "text": True}
+    with running_sim(project, env, **output) as process:
         lines: list[str] = []
         running = threading.Event()
 
@@ -53,16 +51,11 @@ def run_and_interrupt(project: Path, loops_after_start: int = 25) -> tuple[int, 
 
         reader = threading.Thread(target=read, daemon=True)
         reader.start()
-        try:
-            assert running.wait(PATIENCE_S), "the robot never started"
-            # a little robot time (real time: robotpy sim runs on the wall clock) before Ctrl-C
-            threading.Event().wait(loops_after_start * 0.02)
-            process.send_signal(signal.SIGINT)
-            code = process.wait(PATIENCE_S)
-        finally:
-            if process.poll() is None:
-                process.kill()
-                process.wait()
+        assert running.wait(PATIENCE_S), "the robot never started"
+        # a little robot time (real time: robotpy sim runs on the wall clock) before Ctrl-C
+        threading.Event().wait(loops_after_start * 0.02)
+        process.send_signal(signal.SIGINT)
+        code = process.wait(PATIENCE_S)  # (running_sim kills it if it is still running)
     reader.join(PATIENCE_S)
     return code, "".join(lines)
 

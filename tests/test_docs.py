@@ -46,7 +46,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROBOTPY_SIM
-from tests.processes import copy_example, interrupt, one_sim_at_a_time, start_sim
+from tests.processes import copy_example, running_sim
 
 REPO = Path(__file__).resolve().parent.parent
 DOCS = REPO / "docs"
@@ -240,20 +240,16 @@ def robotpy_sim(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     truth = truth.with_corner("backright", drive_reversed=True)
     replace(truth, imu_reversed=True).save(root / "sim_hardware.json")
     quiet = subprocess.DEVNULL
-    with one_sim_at_a_time():
-        process = start_sim(root, environment(), stdin=quiet, stdout=quiet, stderr=quiet)
-        try:
-            deadline = time.monotonic() + 60.0
-            while True:  # until the robot publishes its telemetry
-                assert process.poll() is None, "robotpy sim stopped"
-                try:
-                    with NetworkTablesTelemetry("localhost", timeout_s=2.0):
-                        break
-                except TelemetryError:
-                    assert time.monotonic() < deadline, "robotpy sim never published its telemetry"
-            yield root
-        finally:
-            interrupt(process)
+    with running_sim(root, environment(), stdin=quiet, stdout=quiet, stderr=quiet) as process:
+        deadline = time.monotonic() + 60.0
+        while True:  # until the robot publishes its telemetry
+            assert process.poll() is None, "robotpy sim stopped"
+            try:
+                with NetworkTablesTelemetry("localhost", timeout_s=2.0):
+                    break
+            except TelemetryError:
+                assert time.monotonic() < deadline, "robotpy sim never published its telemetry"
+        yield root
 
 
 @pytest.mark.parametrize(

@@ -30,7 +30,7 @@ from swervelib.tools.telemetry_client import (
     Signal,
 )
 from tests.calibrate import assert_config_describes
-from tests.processes import copy_example, interrupt, one_sim_at_a_time, start_sim
+from tests.processes import copy_example, running_sim
 from tests.waits import until
 
 STILL_READS = 4  # readings unchanged over this many reads, 50 ms apart (several robot loops)
@@ -83,14 +83,8 @@ def robot(tmp_path: Path) -> Iterator[tuple[Path, HardwareTruth]]:
     truth = miswired(HardwareTruth.matching(load_directory(directory)))
     truth.save(project / "sim_hardware.json")
     env = {k: v for k, v in os.environ.items() if k != "SWERVELIB_DEMO"}
-    with one_sim_at_a_time():
-        process = start_sim(
-            project, env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
-        )
-        try:
-            yield directory, truth
-        finally:
-            interrupt(process)
+    with running_sim(project, env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True):
+        yield directory, truth
 
 
 def test_guided_session_against_robotpy_sim(robot: tuple[Path, HardwareTruth]) -> None:
