@@ -11,6 +11,7 @@
 set -euo pipefail
 
 root="${1:-/opt/sid-py314}"
+[[ "$(realpath -m "$root")" != / ]] || { echo "ROOT must not be /" >&2; exit 2; }
 repo="$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)"
 mirror="${DEBIAN_MIRROR:-http://deb.debian.org/debian}"
 

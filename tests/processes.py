@@ -19,8 +19,8 @@ from tests.conftest import REPO, SIM_LOCK_ENV
 
 STOP_WAIT_S = 10.0
 # How long a test waits for another's `robotpy sim` to end before it fails (a guard against a
-# holder that never lets go, not a readiness wait: the longest holder, the calibrate group's
-# guided session, takes about 20 s).
+# holder that never lets go, not a readiness wait: the longest holder, test_docs.py's sim, holds
+# the lock while the rest of that file's tests run on its worker).
 SIM_LOCK_WAIT_S = 600.0
 # Files a run of the example leaves in its folder, never copied into a test's project.
 RUN_LEFTOVERS = ("ctre_sim", "networktables.json", "__pycache__")
@@ -68,9 +68,10 @@ def running_sim(
     """``python -m robotpy --main robot.py sim --nogui`` in ``project`` for the ``with`` block,
     inside :func:`one_sim_at_a_time`, stopped at its end with :func:`interrupt` (nothing to stop
     if the block has ended it); ``streams`` are Popen's (stdin, stdout, stderr, text)."""
-    command = [sys.executable, "-m", "robotpy", "--main", str(project / "robot.py"), "sim"]
+    robot = str(project / "robot.py")
+    command = [sys.executable, "-m", "robotpy", "--main", robot, "sim", "--nogui"]
     with one_sim_at_a_time():
-        process = subprocess.Popen([*command, "--nogui"], cwd=project, env=env, **streams)
+        process = subprocess.Popen(command, cwd=project, env=env, **streams)
         try:
             yield process
         finally:
