@@ -518,9 +518,12 @@ class SwerveDrive(DriveSwitches):
         self.diagnostics.observe_modules(dt)
         phase = self._loop_count % DIAGNOSTICS_EVERY
         if phase == 0:
+            # the wheels' rotation rate: only the omega of the measured speeds, unless this
+            # loop's snapshot is built anyway (telemetry, callbacks), which works out all three
+            state = self.get_state() if self._publishes or self._telemetry_callbacks else None
             self.diagnostics.update_heading(
                 yaw.yaw_deg,
-                self.get_state().measured[2],
+                self._wheels.rotation(velocities, angles) if state is None else state.measured[2],
                 yaw.imu_ok,
                 now - self._last_heading_check,
                 judge=wpilib.DriverStation.isEnabled(),

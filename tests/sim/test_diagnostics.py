@@ -27,6 +27,19 @@ def test_reversed_imu_is_reported_while_spinning() -> None:
         )
 
 
+def test_reversed_imu_is_reported_with_nothing_published() -> None:
+    """At telemetry NONE the heading check works out the wheels' rotation by itself (no loop
+    snapshot is built): the same verdict."""
+    with simulated(truth=lambda t: replace(t, imu_reversed=True)) as h:
+        publishes = h.drive._publishes
+        h.drive._publishes = False  # as at NONE (the shared drive publishes at HIGH)
+        try:
+            h.run(2.0, spin)
+        finally:
+            h.drive._publishes = publishes
+        assert h.drive.diagnostics.imu_disagrees
+
+
 def test_reversed_drive_motors_are_reported_while_spinning() -> None:
     def reversed_drives(truth: HardwareTruth) -> HardwareTruth:
         return replace(truth, corners=tuple(replace(c, drive_reversed=True) for c in truth.corners))
