@@ -1,0 +1,475 @@
+"""The all-REV + navX loop at ``NONE`` with every per-loop check, written flat: a lower bound.
+
+The issue-18 target for ``NONE`` is 1.1× the floor (``loop_cost.py``), hot and paced. The
+library spends that margin on its checks and on the layers between the drive and the vendor
+objects (modules, adapters, the yaw tracker, the diagnostics). This script times a third loop
+beside the two: :class:`FlatCheckedLoop`, one function that does what the library's
+``periodic()`` + ``drive(field_relative=True)`` do at ``NONE`` on this configuration (the same
+readings and set-points, the same checks on the same schedule), with no layer at all: every
+vendor object in a list, every state in a list, every check inline. No library can do those checks
+with less Python than that, so:
+
+* if the flat loop misses 1.1×, the target cannot be met by any library that keeps the checks;
+* if it meets 1.1× and the library does not, the difference is what the layers cost.
+
+What the flat loop keeps, per loop: every reading's finiteness test and last-good fall-back; the
+absolute encoder's wrap, fault flag and frozen-reading test, with the relative encoder's fall-back
+(its branch is written but not taken on a healthy robot, as in the library); the navX's connection
+test; the IMU's frozen-reading test against the wheels' turn; the time step's clamp; the command
+time-out; the protective-stop and range guards on the request; optimisation, the anti-jitter hold,
+cosine compensation, the feedforward, the set-points' range guards; the runaway and stall
+observation. Every fourth loop one device's fault check (the Spark's sticky and active faults and
+its last error, in turn over the eight Sparks and the navX); every fifth loop the heading check,
+and two loops later the module judgements (their arithmetic, not their Alerts' texts, which only
+a change writes). It publishes nothing, as the library at ``NONE``.
+
+Usage::
+
+    python benchmarks/flat_loop.py                 # hot and paced, three loops taking turns
+    python benchmarks/flat_loop.py --mode paced --paced-rounds 3000
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+from array import array
+from collections.abc import Sequence
+from typing import Any
+
+import loop_cost  # first: it loads the vendor libraries and leaves the repository's directory
+import rev
+import wpilib
+from wpimath.geometry import Rotation2d
+from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition
+
+from swervelib.devices.faults import FaultAlert
+from swervelib.drive.swerve_drive import SwerveDrive
+from swervelib.drive.telemetry import TelemetryVerbosity
+from swervelib.drive.wheel_math import discretize
+
+CONFIG = "vortex_throughbore_navx"
+_POSITION = rev.SparkLowLevel.ControlType.kPosition
+_VELOCITY = rev.SparkLowLevel.ControlType.kVelocity
+_VOLTAGE = rev.SparkLowLevel.ControlType.kVoltage
+_SLOT0 = rev.ClosedLoopSlot.kSlot0
+_FF_VOLTS = rev.SparkClosedLoopController.ArbFFUnits.kVoltage
+_OK = rev.REVLibError.kOk
+_from_degrees = Rotation2d.fromDegrees
+_cos, _sin, _atan2, _hypot = math.cos, math.sin, math.atan2, math.hypot
+_is_enabled = wpilib.DriverStation.isEnabled
+_fpga_us = wpilib.RobotController.getFPGATime
+
+STALE_TURN_DEG = 1.0  # the module's frozen-reading threshold (swervelib.drive.module)
+IMU_STALE_TURN_DEG = 0.25  # the yaw tracker's
+MAX_POSITION = 1e7  # a set_angle beyond this is refused (swervelib.devices.guard's order)
+RADIANS_PER_DEGREE = math.pi / 180.0
+DEGREES_PER_RADIAN = 180.0 / math.pi
+
+
+class FlatCheckedLoop:
+    """One flat function per loop, with the library's per-loop checks (module docstring)."""
+
+    def __init__(self, drive: SwerveDrive) -> None:
+        modules: Sequence[Any] = drive.modules
+        assert len(modules) == 4
+        self.drive_enc = [m.drive_motor.spark.getEncoder() for m in modules]
+        self.steer_enc = [m.angle_motor.spark.getEncoder() for m in modules]
+        self.abs_enc = [m.angle_motor.spark.getAbsoluteEncoder() for m in modules]
+        self.drive_pid = [m.drive_motor.spark.getClosedLoopController() for m in modules]
+        self.steer_pid = [m.angle_motor.spark.getClosedLoopController() for m in modules]
+        self.sparks = [s for m in modules for s in (m.drive_motor.spark, m.angle_motor.spark)]
+        imu: Any = drive.imu
+        self.ahrs: Any = imu._device
+        self.spark_fault = [False] * 4
+        self.problems: list[dict[str, str]] = [{} for _ in modules]
+        self.offset = [m.config.absolute_encoder_offset_deg for m in modules]
+        self.hold_mps = [m._hold_below_mps for m in modules]
+        self.top = [m.free_speed_mps for m in modules]
+        self.kv = [m.feedforward.kv for m in modules]
+        self.ks = [m.feedforward.ks for m in modules]
+        self.cosine = [m.use_cosine_compensator for m in modules]
+        self.on_absolute = [m.steers_on_absolute for m in modules]
+        self.max_speed_units = [m.drive_motor._max_speed for m in modules]
+        self.max_volts = [m.drive_motor._max_volts for m in modules]
+        self.points = list(drive._wheels._points)
+        self.forward = list(drive._wheels._forward)  # each module's row of the forward kinematics
+        self.alerts = [
+            (
+                FaultAlert(f"flat {n}", wpilib.Alert.AlertType.kError),
+                FaultAlert(f"flat {n} sticky", wpilib.Alert.AlertType.kWarning),
+            )
+            for n in range(9)
+        ]
+        self.max_speed = drive.max_speed
+        self.speed_headroom = drive._speed_headroom
+        self.omega_headroom = drive._omega_headroom
+        self.loop_period = drive.loop_period
+        self.command_timeout = drive.command_timeout
+        # state, as the library keeps it
+        self.drive_m = [m.raw_drive_m for m in modules]
+        self.drive_mps = [0.0] * 4
+        self.raw_steer = [m.raw_angle_deg for m in modules]
+        self.raw_abs = [m.raw_absolute_deg for m in modules]
+        self.angle = [m.angle_deg for m in modules]
+        self.setpoint = [m.angle_deg for m in modules]
+        self.speed_setpoint = [0.0] * 4
+        self.last_turn = [0.0] * 4
+        self.stale = [0] * 4
+        self.read_issue = [False] * 4
+        self.relative_to_module = [0.0] * 4
+        self.commanded = [False] * 4
+        self.away = [0.0] * 4
+        self.stuck = [0.0] * 4
+        self.angle_timer = [0.0] * 4
+        self.stall_timer = [0.0] * 4
+        self.observed = 0.0
+        self.imu_timer = 0.0
+        self.last_heading_yaw: float | None = None
+        self.raw_yaw = -self.ahrs.getAngle()
+        self.yaw = self.raw_yaw
+        self.imu_ok = True
+        self.imu_problem: str | None = None
+        self.imu_stale = 0
+        self.distances = list(self.drive_m)
+        self.estimator = drive.estimator.__class__(
+            drive.kinematics,
+            _from_degrees(self.yaw),
+            tuple(
+                SwerveModulePosition(d, _from_degrees(a))
+                for d, a in zip(self.drive_m, self.angle, strict=True)
+            ),
+            drive.get_pose(),
+        )
+        self.pose = drive.get_pose()
+        self.last_time = _fpga_us() * 1e-6
+        self.command_time = self.last_time
+        self.commanded_drive = False
+        self.loop_count = 0
+        self.next_check = 0
+        self.last_heading_check = self.last_time
+        self.faults_seen = 0
+        self.protective_stop = False
+        self.runaway = 0
+
+    def loop(self, vx_in: float, vy_in: float, omega_in: float) -> None:
+        # -- periodic() --------------------------------------------------------------------------
+        now = _fpga_us() * 1e-6
+        previous = self.last_time
+        dt = now - previous
+        if not 0.0 <= dt <= 0.1:
+            dt = 0.0 if dt < 0.0 else 0.1
+        self.last_time = now
+        drive_m, drive_mps, raw_steer, raw_abs = (
+            self.drive_m,
+            self.drive_mps,
+            self.raw_steer,
+            self.raw_abs,
+        )
+        angles, last_turn, stale, read_issue = (
+            self.angle,
+            self.last_turn,
+            self.stale,
+            self.read_issue,
+        )
+        offset, spark_fault = self.offset, self.spark_fault
+        positions = []
+        for i in range(4):
+            # a reading that is not finite is noted for the device's Alert (and its last good
+            # value used); a good one clears the note
+            problems = self.problems[i]
+            drive_enc = self.drive_enc[i]
+            value = drive_enc.getPosition()
+            if value - value == 0.0:
+                drive_m[i] = value
+                if problems:
+                    problems.pop("drive position", None)
+            else:
+                problems["drive position"] = f"drive position reads {value}"
+            value = drive_enc.getVelocity()
+            if value - value == 0.0:
+                drive_mps[i] = value
+                if problems:
+                    problems.pop("drive velocity", None)
+            else:
+                problems["drive velocity"] = f"drive velocity reads {value}"
+            steer = self.steer_enc[i].getPosition()
+            if steer - steer == 0.0:
+                if problems:
+                    problems.pop("angle position", None)
+            else:
+                problems["angle position"] = f"angle position reads {steer}"
+                steer = raw_steer[i]
+            raw = self.abs_enc[i].getPosition()
+            usable = raw - raw == 0.0 and not spark_fault[i]
+            if usable:
+                if problems:
+                    problems.pop("absolute position", None)
+                if not 0.0 <= raw < 360.0:
+                    raw = raw % 360.0
+            elif raw - raw != 0.0:
+                problems["absolute position"] = f"absolute position reads {raw}"
+            is_stale = False
+            if (
+                usable
+                and raw == raw_abs[i]
+                and (
+                    stale[i]
+                    or (turned := steer - raw_steer[i]) > STALE_TURN_DEG
+                    or turned < -STALE_TURN_DEG
+                )
+            ):
+                usable, is_stale = False, True
+            before = angles[i]
+            if usable:
+                raw_abs[i] = raw
+                angle = (raw - offset[i]) % 360.0
+                if angle >= 360.0:
+                    angle = 0.0
+                if read_issue[i]:
+                    read_issue[i] = False
+                    stale[i] = 0
+            else:  # the relative encoder carries on (not taken on a healthy robot)
+                if not read_issue[i]:
+                    self.relative_to_module[i] = (before - raw_steer[i] + 180.0) % 360.0 - 180.0
+                    read_issue[i] = True
+                stale[i] = stale[i] + 1 if is_stale else 0
+                angle = (steer + self.relative_to_module[i]) % 360.0
+            raw_steer[i] = steer
+            angles[i] = angle
+            last_turn[i] = (angle - before + 180.0) % 360.0 - 180.0
+            positions.append(SwerveModulePosition(drive_m[i], _from_degrees(angle)))
+        # the IMU
+        ahrs = self.ahrs
+        usable = False
+        if ahrs.isConnected():
+            value = ahrs.getAngle()
+            if value - value == 0.0:
+                raw = -value
+                usable = True
+                self.imu_problem = None
+            else:
+                self.imu_problem = f"yaw reads {value}"
+        if usable and raw == self.raw_yaw:
+            distances = self.distances
+            turn = 0.0
+            if drive_m != distances:  # the wheels' turn (the library's WheelKinematics.rotation)
+                turn = 1.0  # (never taken here: nothing rolls in this benchmark)
+            usable = abs(turn) <= IMU_STALE_TURN_DEG
+        previous_yaw = self.yaw
+        if usable:
+            self.raw_yaw = raw
+            self.yaw = raw
+        self.distances = list(drive_m)
+        yaw = self.yaw
+        if dt > 0.0:
+            self.yaw_rate = (yaw - previous_yaw) * RADIANS_PER_DEGREE / dt
+        self.pose = pose = self.estimator.updateWithTime(now, _from_degrees(yaw), tuple(positions))
+        if self.commanded_drive:
+            age = now - self.command_time
+            if age > self.command_timeout:
+                self.commanded_drive = False  # (the library stops the modules here)
+        count = self.loop_count
+        if count % 4 == 1:  # one device's fault check, in turn
+            index = self.next_check
+            self.next_check = index + 1 if index < 8 else 0
+            alert, sticky_alert = self.alerts[index]
+            if index < 8:
+                spark = self.sparks[index]
+                sticky = spark.hasStickyFault()
+                faults = spark.getFaults()
+                problem = None
+                if faults.rawBits != 0 or sticky or spark.getLastError() != _OK:
+                    problem = "a fault"  # (the library names them: not taken on a healthy robot)
+                alert.update(problem)
+                sticky_alert.update(None)
+            else:
+                alert.update(None if ahrs.isConnected() else "not connected")
+        # the runaway and stall observation
+        if dt > 0.0:
+            self.observed += dt
+            away_turn = 20.0 * dt
+            slow = 90.0 * dt
+            setpoint, commanded = self.setpoint, self.commanded
+            for i in range(4):
+                if not commanded[i]:
+                    continue
+                error = (setpoint[i] - angles[i] + 180.0) % 360.0 - 180.0
+                if -15.0 <= error <= 15.0:
+                    continue
+                turn = last_turn[i]
+                if error * turn < 0.0 and (turn > away_turn or turn < -away_turn):
+                    if error > 20.0 or error < -20.0:
+                        self.away[i] += dt
+                elif -slow < turn < slow and self.speed_setpoint[i] != 0.0:
+                    self.stuck[i] += dt
+        phase = count % 5
+        if phase == 0:  # the heading check
+            enabled = _is_enabled()
+            check_dt = now - self.last_heading_check
+            self.last_heading_check = now
+            last, self.last_heading_yaw = self.last_heading_yaw, yaw
+            if enabled and last is not None and check_dt > 0.0:
+                imu_omega = (yaw - last) * RADIANS_PER_DEGREE / check_dt
+                wheel_omega = 0.0  # the wheels' rotation (forward kinematics' omega)
+                for i, row in enumerate(self.forward):
+                    radians = angles[i] * RADIANS_PER_DEGREE
+                    wheel_omega += drive_mps[i] * (row[4] * _cos(radians) + row[5] * _sin(radians))
+                opposite = (
+                    abs(wheel_omega) > 0.6
+                    and imu_omega * wheel_omega < 0
+                    and abs(imu_omega) > 0.3 * abs(wheel_omega)
+                )
+                value = self.imu_timer + (check_dt if opposite else -0.5 * check_dt)
+                self.imu_timer = 0.0 if value <= 0.0 else min(value, 1.0)
+        elif phase == 2:  # the module judgements
+            enabled = _is_enabled()
+            observed, self.observed = self.observed, 0.0
+            for i in range(4):
+                away, stuck = self.away[i], self.stuck[i]
+                self.away[i] = self.stuck[i] = 0.0
+                if not enabled or observed <= 0.0:
+                    continue
+                value = self.angle_timer[i] + away - 0.5 * (observed - away)
+                self.angle_timer[i] = 0.0 if value <= 0.0 else min(value, 0.8)
+                value = self.stall_timer[i] + stuck - (observed - stuck)
+                self.stall_timer[i] = 0.0 if value <= 0.0 else min(value, 1.6)
+        self.loop_count = count + 1
+
+        # -- drive(field_relative=True) ----------------------------------------------------------
+        speeds = ChassisSpeeds(vx_in, vy_in, omega_in)
+        if self.protective_stop and self.runaway:
+            return
+        vx, vy, omega = speeds.vx, speeds.vy, speeds.omega
+        limit, spin_limit = self.speed_headroom, self.omega_headroom
+        if not (
+            -limit <= vx <= limit and -limit <= vy <= limit and -spin_limit <= omega <= spin_limit
+        ):
+            if not (math.isfinite(vx) and math.isfinite(vy) and math.isfinite(omega)):
+                return
+            scale = min(limit / max(abs(vx), abs(vy), 1e-300), spin_limit / max(abs(omega), 1e-300))
+            vx, vy, omega = vx * scale, vy * scale, omega * scale
+        heading = pose.rotation()
+        cos, sin = heading.cos(), heading.sin()
+        vx, vy = vx * cos + vy * sin, vy * cos - vx * sin
+        vx, vy, omega = discretize(vx, vy, omega, self.loop_period)
+        top_speed = self.max_speed
+        wanted = []
+        fastest = 0.0
+        for x, y in self.points:
+            mx = vx - omega * y
+            my = vy + omega * x
+            speed = _hypot(mx, my)
+            if speed > fastest:
+                fastest = speed
+            wanted.append((speed, _atan2(my, mx) * DEGREES_PER_RADIAN if speed > 1e-6 else None))
+        scale = top_speed / fastest if fastest > top_speed else 1.0
+        setpoint, speed_setpoint, commanded = self.setpoint, self.speed_setpoint, self.commanded
+        for i in range(4):
+            speed, target_deg = wanted[i]
+            speed *= scale
+            if target_deg is None:
+                target_deg = setpoint[i]
+            turn = (target_deg - angles[i] + 180.0) % 360.0 - 180.0
+            if turn > 90.0 or turn < -90.0:
+                speed = -speed
+                target_deg += 180.0
+            target_deg = target_deg % 360.0
+            if target_deg >= 360.0:
+                target_deg = 0.0
+            target = target_deg if abs(speed) >= self.hold_mps[i] else setpoint[i]
+            error = (target - angles[i] + 180.0) % 360.0 - 180.0
+            top = self.top[i]
+            if not (-top <= speed <= top and error - error == 0.0):
+                if not (math.isfinite(speed) and math.isfinite(error)):
+                    continue
+                speed = top if speed > top else -top
+            if self.cosine[i]:
+                factor = _cos(error * RADIANS_PER_DEGREE)
+                speed *= factor if factor > 0.0 else 0.0
+            speed_setpoint[i] = speed
+            setpoint[i] = target
+            commanded[i] = True
+            steer = (target + offset[i]) % 360.0 if self.on_absolute[i] else raw_steer[i] + error
+            ff_volts = self.kv[i] * speed
+            if speed != 0.0:
+                ff_volts += self.ks[i] if speed > 0.0 else -self.ks[i]
+            try:
+                if -MAX_POSITION <= steer <= MAX_POSITION:
+                    self.steer_pid[i].setSetpoint(steer % 360.0, _POSITION)
+                else:
+                    self.steer_pid[i].setSetpoint(0.0, _VOLTAGE)
+                units, volts = self.max_speed_units[i], self.max_volts[i]
+                if -units <= speed <= units and -volts <= ff_volts <= volts:
+                    self.drive_pid[i].setSetpoint(speed, _VELOCITY, _SLOT0, ff_volts, _FF_VOLTS)
+                else:
+                    self.drive_pid[i].setSetpoint(0.0, _VOLTAGE)
+            except Exception:
+                self.faults_seen += 1
+        self.commanded_drive = True
+        self.command_time = now
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--mode", default="both", choices=("hot", "paced", "both"))
+    parser.add_argument("--rounds", type=int, default=10000)
+    parser.add_argument("--paced-rounds", type=int, default=1500)
+    args = parser.parse_args(argv)
+    loop_cost.enable_driver_station()
+    setup = loop_cost.build(CONFIG)
+    library = setup.drives[TelemetryVerbosity.NONE]
+    # On devices of its own (the POSE drive's, never run here): on the floor's, each would find
+    # the other's vendor data warm, paced.
+    flat = FlatCheckedLoop(setup.drives[TelemetryVerbosity.POSE])
+    cases = [
+        loop_cost.Case(CONFIG, "library NONE", loop_cost.library_loop(library), array("q")),
+        loop_cost.Case(CONFIG, "flat, checked", flat.loop, array("q")),
+        loop_cost.Case(CONFIG, "floor", setup.floor.loop, array("q")),
+    ]
+    speeds = loop_cost.speed_sequence(10000)
+    loop_cost.settle(CONFIG, lambda: loop_cost.health_problems(setup), cases, speeds)
+    loop_cost.check_healthy(setup)
+    runs = {"hot": [], "paced": []}
+    if args.mode in ("hot", "both"):
+        for case in cases:
+            del case.times_ns[:]
+        loop_cost.run_interleaved(cases, args.rounds, speeds)
+        runs["hot"] = [loop_cost.Stats.of(c.times_ns) for c in cases]
+    if args.mode in ("paced", "both"):
+        for case in cases:
+            del case.times_ns[:]
+        loop_cost.run_paced(cases, args.paced_rounds, speeds)
+        runs["paced"] = [loop_cost.Stats.of(c.times_ns) for c in cases]
+    modules = setup.drives[TelemetryVerbosity.POSE].modules
+    for module in modules:  # the library's own reading of the flat loop's devices, now
+        module.update()
+    differences = [
+        f"{m.name}: angle {m.angle_deg} against {a}"
+        for m, a in zip(modules, flat.angle, strict=True)
+        if abs((m.angle_deg - a + 180.0) % 360.0 - 180.0) > 1e-6
+    ]
+    print(f"the flat loop read what the library reads: {differences or 'yes'}")
+    # Both loops were handed the same requests in the same rounds: the same set-points.
+    commanded = [
+        f"{m.name}: ({m.speed_setpoint_mps}, {m.angle_setpoint_deg}) against ({v}, {a})"
+        for m, v, a in zip(library.modules, flat.speed_setpoint, flat.setpoint, strict=True)
+        if abs(m.speed_setpoint_mps - v) > 1e-9
+        or abs((m.angle_setpoint_deg - a + 180.0) % 360.0 - 180.0) > 1e-6
+    ]
+    print(f"the flat loop commanded what the library commanded: {commanded or 'yes'}")
+    print(f"{'mode':6} {'loop':16} {'median µs':>10} {'p10':>7} {'p90':>7} {'/floor':>7}")
+    for mode, stats in runs.items():
+        if not stats:
+            continue
+        floor = stats[-1].median_us
+        for case, s in zip(cases, stats, strict=True):
+            print(
+                f"{mode:6} {case.label:16} {s.median_us:10.1f} {s.p10_us:7.1f} {s.p90_us:7.1f} "
+                f"{s.median_us / floor:7.2f}"
+            )
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
