@@ -18,8 +18,9 @@ absolute encoder's wrap, fault flag and frozen-reading test, with the relative e
 test; the IMU's frozen-reading test against the wheels' turn; the time step's clamp; the command
 time-out; the protective-stop and range guards on the request; optimisation, the anti-jitter hold,
 cosine compensation, the feedforward, the set-points' range guards; the runaway and stall
-observation. Every fourth loop one device's fault check (the Spark's sticky and active faults and
-its last error, in turn over the eight Sparks and the navX); every fifth loop the heading check,
+observation. Every fourth loop one device's fault check, in turn as the library's (per module the
+drive Spark, the angle Spark and the absolute encoder, whose check reads its Spark's sticky and
+active faults and last error too, then the navX); every fifth loop the heading check,
 and two loops later the module judgements (their arithmetic, not their Alerts' texts, which only
 a change writes). It publishes nothing, as the library at ``NONE``.
 
@@ -78,7 +79,18 @@ class FlatCheckedLoop:
         self.abs_enc = [m.angle_motor.spark.getAbsoluteEncoder() for m in modules]
         self.drive_pid = [m.drive_motor.spark.getClosedLoopController() for m in modules]
         self.steer_pid = [m.angle_motor.spark.getClosedLoopController() for m in modules]
-        self.sparks = [s for m in modules for s in (m.drive_motor.spark, m.angle_motor.spark)]
+        # The fault checks in turn, as the library's: per module the drive Spark, the angle Spark
+        # and the absolute encoder (its Spark's faults again, which also say whether the encoder
+        # can be used), then the navX. (Spark or None for the navX, module of an encoder or -1.)
+        self.checks: list[tuple[Any, int]] = [
+            check
+            for i, m in enumerate(modules)
+            for check in (
+                (m.drive_motor.spark, -1),
+                (m.angle_motor.spark, -1),
+                (m.angle_motor.spark, i),
+            )
+        ] + [(None, -1)]
         imu: Any = drive.imu
         self.ahrs: Any = imu._device
         self.spark_fault = [False] * 4
@@ -93,13 +105,14 @@ class FlatCheckedLoop:
         self.max_speed_units = [m.drive_motor._max_speed for m in modules]
         self.max_volts = [m.drive_motor._max_volts for m in modules]
         self.points = list(drive._wheels._points)
+        self.wheels = drive._wheels
         self.forward = list(drive._wheels._forward)  # each module's row of the forward kinematics
         self.alerts = [
             (
                 FaultAlert(f"flat {n}", wpilib.Alert.AlertType.kError),
                 FaultAlert(f"flat {n} sticky", wpilib.Alert.AlertType.kWarning),
             )
-            for n in range(9)
+            for n in range(len(self.checks))
         ]
         self.max_speed = drive.max_speed
         self.speed_headroom = drive._speed_headroom
@@ -151,6 +164,14 @@ class FlatCheckedLoop:
         self.faults_seen = 0
         self.protective_stop = False
         self.runaway = 0
+
+    def wheel_turn_deg(
+        self, before: Sequence[float], distances: Sequence[float], angles_deg: Sequence[float]
+    ) -> float:
+        """Degrees the wheels say the robot turned since ``before`` (the library's own forward
+        kinematics: only on a path a healthy robot at rest does not take)."""
+        rolled = [new - old for new, old in zip(distances, before, strict=True)]
+        return self.wheels.rotation(rolled, angles_deg) * DEGREES_PER_RADIAN
 
     def loop(self, vx_in: float, vy_in: float, omega_in: float) -> None:
         # -- periodic() --------------------------------------------------------------------------
@@ -250,16 +271,19 @@ class FlatCheckedLoop:
                 self.imu_problem = None
             else:
                 self.imu_problem = f"yaw reads {value}"
-        if usable and raw == self.raw_yaw:
-            distances = self.distances
-            turn = 0.0
-            if drive_m != distances:  # the wheels' turn (the library's WheelKinematics.rotation)
-                turn = 1.0  # (never taken here: nothing rolls in this benchmark)
+        turn = None
+        distances = self.distances
+        if usable and raw == self.raw_yaw:  # the same reading: did the wheels turn meanwhile?
+            turn = 0.0 if drive_m == distances else self.wheel_turn_deg(distances, drive_m, angles)
             usable = abs(turn) <= IMU_STALE_TURN_DEG
         previous_yaw = self.yaw
         if usable:
             self.raw_yaw = raw
             self.yaw = raw
+        else:  # the wheels carry the yaw (not taken on a healthy robot)
+            if turn is None:
+                turn = self.wheel_turn_deg(distances, drive_m, angles)
+            self.yaw += turn
         self.distances = list(drive_m)
         yaw = self.yaw
         if dt > 0.0:
@@ -272,15 +296,17 @@ class FlatCheckedLoop:
         count = self.loop_count
         if count % 4 == 1:  # one device's fault check, in turn
             index = self.next_check
-            self.next_check = index + 1 if index < 8 else 0
+            self.next_check = index + 1 if index + 1 < len(self.checks) else 0
             alert, sticky_alert = self.alerts[index]
-            if index < 8:
-                spark = self.sparks[index]
+            spark, encoder_of = self.checks[index]
+            if spark is not None:
                 sticky = spark.hasStickyFault()
                 faults = spark.getFaults()
                 problem = None
                 if faults.rawBits != 0 or sticky or spark.getLastError() != _OK:
                     problem = "a fault"  # (the library names them: not taken on a healthy robot)
+                if encoder_of >= 0:
+                    spark_fault[encoder_of] = problem is not None
                 alert.update(problem)
                 sticky_alert.update(None)
             else:
