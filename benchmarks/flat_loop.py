@@ -45,6 +45,7 @@ from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition
 
 from swervelib.devices.faults import FaultAlert
+from swervelib.devices.guard import MAX_POSITION  # a set_angle beyond this is refused
 from swervelib.drive.swerve_drive import SwerveDrive
 from swervelib.drive.telemetry import TelemetryVerbosity
 from swervelib.drive.wheel_math import discretize
@@ -63,7 +64,6 @@ _fpga_us = wpilib.RobotController.getFPGATime
 
 STALE_TURN_DEG = 1.0  # the module's frozen-reading threshold (swervelib.drive.module)
 IMU_STALE_TURN_DEG = 0.25  # the yaw tracker's
-MAX_POSITION = 1e7  # a set_angle beyond this is refused (swervelib.devices.guard's order)
 RADIANS_PER_DEGREE = math.pi / 180.0
 DEGREES_PER_RADIAN = 180.0 / math.pi
 
@@ -144,6 +144,7 @@ class FlatCheckedLoop:
         self.imu_ok = True
         self.imu_problem: str | None = None
         self.imu_stale = 0
+        self.yaw_offset = 0.0  # added to the raw yaw after an outage (the library's offset_deg)
         self.distances = list(self.drive_m)
         self.estimator = drive.estimator.__class__(
             drive.kinematics,
@@ -278,11 +279,16 @@ class FlatCheckedLoop:
             usable = abs(turn) <= IMU_STALE_TURN_DEG
         previous_yaw = self.yaw
         if usable:
+            if not self.imu_ok:  # back (the library's rejoin: not taken on a healthy robot)
+                self.imu_ok = True
+                self.imu_stale = 0
             self.raw_yaw = raw
-            self.yaw = raw
+            self.yaw = raw + self.yaw_offset
         else:  # the wheels carry the yaw (not taken on a healthy robot)
             if turn is None:
                 turn = self.wheel_turn_deg(distances, drive_m, angles)
+            self.imu_ok = False
+            self.imu_stale += 1
             self.yaw += turn
         self.distances = list(drive_m)
         yaw = self.yaw
