@@ -6,8 +6,8 @@ objects (modules, adapters, the yaw tracker, the diagnostics). This script times
 beside the two: :class:`FlatCheckedLoop`, one function that does what the library's
 ``periodic()`` + ``drive(field_relative=True)`` do at ``NONE`` on this configuration (the same
 readings and set-points, the same checks on the same schedule), with no layer at all: every
-vendor object in a list, every state in a list, every check inline. No library can do those checks
-with less Python than that, so:
+vendor object in a list, every state in a list, every check inline. That is about the least
+Python those checks can take, so:
 
 * if the flat loop misses 1.1×, the target cannot be met by any library that keeps the checks;
 * if it meets 1.1× and the library does not, the difference is what the layers cost.
