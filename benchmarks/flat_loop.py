@@ -24,9 +24,13 @@ active faults and last error too, then the navX); every fifth loop the heading c
 and two loops later the module judgements (their arithmetic, not their Alerts' texts, which only
 a change writes). It publishes nothing, as the library at ``NONE``.
 
+With ``--phoenix5`` (Talon SRX + Pigeon IMU) the middle loop is not a flat loop but
+:class:`Phoenix5CheckCalls`: the floor plus only the native calls the library's checks need.
+
 Usage::
 
     python benchmarks/flat_loop.py                 # hot and paced, three loops taking turns
+    python benchmarks/flat_loop.py --phoenix5      # phoenix5: the floor plus the checks' calls
     python benchmarks/flat_loop.py --mode paced --paced-rounds 3000
 """
 
@@ -442,25 +446,75 @@ class FlatCheckedLoop:
         self.command_time = now
 
 
+class Phoenix5CheckCalls(loop_cost.TalonSrxPigeonFloor):
+    """phoenix5 (``--phoenix5``): the floor, plus the native calls the library's checks need that
+    the floor does not make, and no Python check at all: per module the steering Talon's error
+    code once more (the library checks its position's frame and the encoder pulse's frame, the
+    floor only the last) and the pulse's period (0: no encoder). Less than any loop with those
+    checks costs, so a bound from below (phoenix5 is not written flat here)."""
+
+    def read(self) -> None:
+        super().read()
+        for i in range(4):
+            if self.steer_talons[i].getLastError().value:
+                self.bad_refreshes += 1
+            if self.sensors[i].getPulseWidthRiseToRiseUs() == 0:
+                self.bad_refreshes += 1
+
+
+def faithfulness(library: SwerveDrive, flat_drive: SwerveDrive, flat: FlatCheckedLoop) -> None:
+    """Print whether the flat loop read what the library reads, on the flat loop's devices, and
+    commanded what the library commanded, handed the same requests in the same rounds."""
+    modules = flat_drive.modules
+    for module in modules:  # the library's own reading of the flat loop's devices, now
+        module.update()
+    differences = [
+        f"{m.name}: angle {m.angle_deg} against {a}"
+        for m, a in zip(modules, flat.angle, strict=True)
+        if abs((m.angle_deg - a + 180.0) % 360.0 - 180.0) > 1e-6
+    ]
+    print(f"the flat loop read what the library reads: {differences or 'yes'}")
+    commanded = [
+        f"{m.name}: ({m.speed_setpoint_mps}, {m.angle_setpoint_deg}) against ({v}, {a})"
+        for m, v, a in zip(library.modules, flat.speed_setpoint, flat.setpoint, strict=True)
+        if abs(m.speed_setpoint_mps - v) > 1e-9
+        or abs((m.angle_setpoint_deg - a + 180.0) % 360.0 - 180.0) > 1e-6
+    ]
+    print(f"the flat loop commanded what the library commanded: {commanded or 'yes'}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mode", default="both", choices=("hot", "paced", "both"))
     parser.add_argument("--rounds", type=int, default=10000)
     parser.add_argument("--paced-rounds", type=int, default=1500)
+    parser.add_argument(
+        "--phoenix5",
+        action="store_true",
+        help="Talon SRX + Pigeon IMU instead: the floor plus the native calls the library's "
+        "checks need (Phoenix5CheckCalls) in place of the flat loop",
+    )
     args = parser.parse_args(argv)
+    config = "talonsrx_pigeon" if args.phoenix5 else CONFIG
     loop_cost.enable_driver_station()
-    setup = loop_cost.build(CONFIG)
+    setup = loop_cost.build(config)
     library = setup.drives[TelemetryVerbosity.NONE]
     # On devices of its own (the POSE drive's, never run here): on the floor's, each would find
     # the other's vendor data warm, paced.
-    flat = FlatCheckedLoop(setup.drives[TelemetryVerbosity.POSE])
+    own = setup.drives[TelemetryVerbosity.POSE]
+    flat = None if args.phoenix5 else FlatCheckedLoop(own)
+    middle = (
+        loop_cost.Case(config, "floor + calls", Phoenix5CheckCalls(own).loop, array("q"))
+        if flat is None
+        else loop_cost.Case(config, "flat, checked", flat.loop, array("q"))
+    )
     cases = [
-        loop_cost.Case(CONFIG, "library NONE", loop_cost.library_loop(library), array("q")),
-        loop_cost.Case(CONFIG, "flat, checked", flat.loop, array("q")),
-        loop_cost.Case(CONFIG, "floor", setup.floor.loop, array("q")),
+        loop_cost.Case(config, "library NONE", loop_cost.library_loop(library), array("q")),
+        middle,
+        loop_cost.Case(config, "floor", setup.floor.loop, array("q")),
     ]
     speeds = loop_cost.speed_sequence(10000)
-    loop_cost.settle(CONFIG, lambda: loop_cost.health_problems(setup), cases, speeds)
+    loop_cost.settle(config, lambda: loop_cost.health_problems(setup), cases, speeds)
     loop_cost.check_healthy(setup)
     runs = {"hot": [], "paced": []}
     if args.mode in ("hot", "both"):
@@ -473,23 +527,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             del case.times_ns[:]
         loop_cost.run_paced(cases, args.paced_rounds, speeds)
         runs["paced"] = [loop_cost.Stats.of(c.times_ns) for c in cases]
-    modules = setup.drives[TelemetryVerbosity.POSE].modules
-    for module in modules:  # the library's own reading of the flat loop's devices, now
-        module.update()
-    differences = [
-        f"{m.name}: angle {m.angle_deg} against {a}"
-        for m, a in zip(modules, flat.angle, strict=True)
-        if abs((m.angle_deg - a + 180.0) % 360.0 - 180.0) > 1e-6
-    ]
-    print(f"the flat loop read what the library reads: {differences or 'yes'}")
-    # Both loops were handed the same requests in the same rounds: the same set-points.
-    commanded = [
-        f"{m.name}: ({m.speed_setpoint_mps}, {m.angle_setpoint_deg}) against ({v}, {a})"
-        for m, v, a in zip(library.modules, flat.speed_setpoint, flat.setpoint, strict=True)
-        if abs(m.speed_setpoint_mps - v) > 1e-9
-        or abs((m.angle_setpoint_deg - a + 180.0) % 360.0 - 180.0) > 1e-6
-    ]
-    print(f"the flat loop commanded what the library commanded: {commanded or 'yes'}")
+    if flat is not None:
+        faithfulness(library, own, flat)
     print(f"{'mode':6} {'loop':16} {'median µs':>10} {'p10':>7} {'p90':>7} {'/floor':>7}")
     for mode, stats in runs.items():
         if not stats:
