@@ -62,7 +62,7 @@ _SLOT0 = rev.ClosedLoopSlot.kSlot0
 _FF_VOLTS = rev.SparkClosedLoopController.ArbFFUnits.kVoltage
 _OK = rev.REVLibError.kOk
 _from_degrees = Rotation2d.fromDegrees
-_cos, _sin, _atan2, _hypot = math.cos, math.sin, math.atan2, math.hypot
+_cos, _atan2, _hypot = math.cos, math.atan2, math.hypot
 _is_enabled = wpilib.DriverStation.isEnabled
 _fpga_us = wpilib.RobotController.getFPGATime
 
@@ -85,16 +85,17 @@ class FlatCheckedLoop:
         self.steer_pid = [m.angle_motor.spark.getClosedLoopController() for m in modules]
         # The fault checks in turn, as the library's: per module the drive Spark, the angle Spark
         # and the absolute encoder (its Spark's faults again, which also say whether the encoder
-        # can be used), then the navX. (Spark or None for the navX, module of an encoder or -1.)
-        self.checks: list[tuple[Any, int]] = [
+        # can be used), then the navX. (Spark or None for the navX, its module, and whether it
+        # is the encoder's check.)
+        self.checks: list[tuple[Any, int, bool]] = [
             check
             for i, m in enumerate(modules)
             for check in (
-                (m.drive_motor.spark, -1),
-                (m.angle_motor.spark, -1),
-                (m.angle_motor.spark, i),
+                (m.drive_motor.spark, i, False),
+                (m.angle_motor.spark, i, False),
+                (m.angle_motor.spark, i, True),
             )
-        ] + [(None, -1)]
+        ] + [(None, -1, False)]
         imu: Any = drive.imu
         self.ahrs: Any = imu._device
         self.spark_fault = [False] * 4
@@ -110,7 +111,6 @@ class FlatCheckedLoop:
         self.max_volts = [m.drive_motor._max_volts for m in modules]
         self.points = list(drive._wheels._points)
         self.wheels = drive._wheels
-        self.forward = list(drive._wheels._forward)  # each module's row of the forward kinematics
         self.alerts = [
             (
                 FaultAlert(f"flat {n}", wpilib.Alert.AlertType.kError),
@@ -147,7 +147,6 @@ class FlatCheckedLoop:
         self.yaw = self.raw_yaw
         self.imu_ok = True
         self.imu_problem: str | None = None
-        self.imu_stale = 0
         self.yaw_offset = 0.0  # added to the raw yaw after an outage (the library's offset_deg)
         self.distances = list(self.drive_m)
         self.estimator = drive.estimator.__class__(
@@ -285,14 +284,12 @@ class FlatCheckedLoop:
         if usable:
             if not self.imu_ok:  # back (the library's rejoin: not taken on a healthy robot)
                 self.imu_ok = True
-                self.imu_stale = 0
             self.raw_yaw = raw
             self.yaw = raw + self.yaw_offset
         else:  # the wheels carry the yaw (not taken on a healthy robot)
             if turn is None:
                 turn = self.wheel_turn_deg(distances, drive_m, angles)
             self.imu_ok = False
-            self.imu_stale += 1
             self.yaw += turn
         self.distances = list(drive_m)
         yaw = self.yaw
@@ -308,19 +305,24 @@ class FlatCheckedLoop:
             index = self.next_check
             self.next_check = index + 1 if index + 1 < len(self.checks) else 0
             alert, sticky_alert = self.alerts[index]
-            spark, encoder_of = self.checks[index]
+            spark, module, encoder = self.checks[index]
             if spark is not None:
                 sticky = spark.hasStickyFault()
                 faults = spark.getFaults()
+                spark_problem = faults.rawBits != 0 or sticky or spark.getLastError() != _OK
+                if encoder:
+                    spark_fault[module] = spark_problem
                 problem = None
-                if faults.rawBits != 0 or sticky or spark.getLastError() != _OK:
-                    problem = "a fault"  # (the library names them: not taken on a healthy robot)
-                if encoder_of >= 0:
-                    spark_fault[encoder_of] = problem is not None
+                problems = self.problems[module]
+                if problems or spark_problem:  # the readings' notes and the Spark's faults
+                    parts = list(problems.values())
+                    if spark_problem:  # (the library names them: not taken on a healthy robot)
+                        parts.append("a fault")
+                    problem = "; ".join(parts)
                 alert.update(problem)
                 sticky_alert.update(None)
             else:
-                alert.update(None if ahrs.isConnected() else "not connected")
+                alert.update(self.imu_problem if ahrs.isConnected() else "not connected")
         # the runaway and stall observation
         if dt > 0.0:
             self.observed += dt
@@ -347,10 +349,7 @@ class FlatCheckedLoop:
             last, self.last_heading_yaw = self.last_heading_yaw, yaw
             if enabled and last is not None and check_dt > 0.0:
                 imu_omega = (yaw - last) * RADIANS_PER_DEGREE / check_dt
-                wheel_omega = 0.0  # the wheels' rotation (forward kinematics' omega)
-                for i, row in enumerate(self.forward):
-                    radians = angles[i] * RADIANS_PER_DEGREE
-                    wheel_omega += drive_mps[i] * (row[4] * _cos(radians) + row[5] * _sin(radians))
+                wheel_omega = self.wheels.rotation(drive_mps, angles)  # as the library's check
                 opposite = (
                     abs(wheel_omega) > 0.6
                     and imu_omega * wheel_omega < 0
