@@ -10,8 +10,17 @@ does), and switches parts off, each variant keeping the ones before it off:
 * **no spread checks**: nor do ``health_checks.run_next`` (one device's fault check every fourth
   loop), ``diagnostics.update_heading`` and ``diagnostics.judge_modules`` (every fifth).
 
-What is left in the last is the read, yaw tracking, odometry and command path. Each is timed
-against ``loop_cost.py``'s floor for the configuration, hot, alone and paced, with
+What is left in the last is the read, yaw tracking, odometry and command path. With
+``--refresh`` the variants are the devices' refresh instead (every other check as shipped), which
+matters where devices have a ``refresh()`` of their own, as phoenix5's do:
+
+* **as shipped**;
+* **no fault reads**: the devices' periodic fault-flag and state reads (a phoenix5 Talon's
+  ``_device_faults``, a Pigeon IMU's ``_check_state``, every fifth refresh) do nothing; the rest
+  of each refresh (judging the loop's readings) still runs;
+* **no device refresh**: the drive refreshes no device at all (``_refresh`` does nothing).
+
+Each is timed against ``loop_cost.py``'s floor for the configuration, hot, alone and paced, with
 ``loop_cost.py``'s runners: the difference between two rows is what the part switched off costs in
 that mode's median.
 
@@ -27,6 +36,7 @@ Usage::
     python benchmarks/checks_cost.py --config swerve --mode paced
     python benchmarks/checks_cost.py --rotate 1             # the variants on other drives
     python benchmarks/checks_cost.py --same                 # the control: identical drives
+    python benchmarks/checks_cost.py --config talonsrx_pigeon --refresh   # phoenix5's refresh
 """
 
 from __future__ import annotations
@@ -42,6 +52,9 @@ from loop_cost import Case, Stats
 from swervelib import SwerveDrive, TelemetryVerbosity
 
 VARIANTS = ("as shipped", "no observation", "no spread checks")
+REFRESH_VARIANTS = ("as shipped", "no fault reads", "no device refresh")
+# phoenix5's periodic reads of fault flags (Talon SRX) and of rate and state (Pigeon IMU)
+_FAULT_READS = ("_device_faults", "_check_state")
 
 
 def _nothing(*_args: object, **_kwargs: object) -> None:
@@ -59,11 +72,24 @@ def switch_off(drive: SwerveDrive, variant: int) -> None:
         setattr(diagnostics, "judge_modules", _nothing)  # noqa: B010
 
 
-def build(config: str, *, same: bool, rotate: int) -> tuple[list[SwerveDrive], loop_cost.Floor]:
-    """The variants' drives, in :data:`VARIANTS` order, and the floor. The drives are built on
-    devices 1 to 3 of :func:`loop_cost.own_devices`; variant ``i`` runs on drive
-    ``(i + rotate) % 3``, counted in build order. The floor runs on a drive of its own (devices 0,
-    built first, never run)."""
+def switch_off_refresh(drive: SwerveDrive, variant: int) -> None:
+    """Switch off the parts of :data:`REFRESH_VARIANTS` up to ``variant`` on this drive."""
+    if variant >= 1:
+        for device in drive.devices:
+            for name in _FAULT_READS:
+                if hasattr(type(device), name):
+                    setattr(device, name, _nothing)
+    if variant >= 2:
+        setattr(drive, "_refresh", _nothing)  # noqa: B010 - an instance's method
+
+
+def build(
+    config: str, *, same: bool, rotate: int, refresh: bool = False
+) -> tuple[list[SwerveDrive], loop_cost.Floor]:
+    """The variants' drives, in :data:`VARIANTS` (or, with ``refresh``, :data:`REFRESH_VARIANTS`)
+    order, and the floor. The drives are built on devices 1 to 3 of
+    :func:`loop_cost.own_devices`; variant ``i`` runs on drive ``(i + rotate) % 3``, counted in
+    build order. The floor runs on a drive of its own (devices 0, built first, never run)."""
     host, *drives = (
         SwerveDrive.from_directory(
             loop_cost.own_devices(config, index),
@@ -76,7 +102,7 @@ def build(config: str, *, same: bool, rotate: int) -> tuple[list[SwerveDrive], l
     drives = [drives[(index + rotate) % count] for index in range(count)]
     if not same:
         for index, drive in enumerate(drives):
-            switch_off(drive, index)
+            (switch_off_refresh if refresh else switch_off)(drive, index)
     return drives, loop_cost.FLOORS[config](host)
 
 
@@ -120,12 +146,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         help="variant i runs on drive (i + ROTATE) mod 3, counted in build order (run 0, 1 and 2 "
         "to even out what differs between drives)",
     )
+    parser.add_argument(
+        "--refresh",
+        action="store_true",
+        help="switch off the devices' refresh in turn instead (its fault reads, then all of it)",
+    )
     args = parser.parse_args(argv)
 
     loop_cost.enable_driver_station()
-    drives, floor = build(args.config, same=args.same, rotate=args.rotate)
+    drives, floor = build(args.config, same=args.same, rotate=args.rotate, refresh=args.refresh)
     speeds = loop_cost.speed_sequence(10000)
-    names = [f"as shipped {n}" for n in range(1, len(drives) + 1)] if args.same else VARIANTS
+    variants = REFRESH_VARIANTS if args.refresh else VARIANTS
+    names = [f"as shipped {n}" for n in range(1, len(drives) + 1)] if args.same else variants
     named = dict(zip(names, drives, strict=True))
 
     def problems() -> list[str]:
@@ -138,7 +170,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         "paced": lambda timed: loop_cost.run_paced(timed, args.paced_rounds, speeds),
     }
     control = " (--same: every row as shipped)" if args.same else ""
-    print(f"\n{args.config}, telemetry NONE{control}, --rotate {args.rotate}")
+    parts = " --refresh" if args.refresh else ""
+    print(f"\n{args.config}, telemetry NONE{control}, --rotate {args.rotate}{parts}")
     print("one loop = periodic() + drive(field_relative=True)")
     print(f"{'mode':<7}{'loop':<20}{'median µs':>9}{'p10':>8}{'p90':>8}{'/floor':>8}")
     for mode in loop_cost.MODES[args.mode]:
