@@ -1,10 +1,12 @@
 """What the robot is made of and how its controllers drive it.
 
 Driver (Xbox controller, port 0), in teleop:
-  left stick      translate, field-relative (hold the left bumper for robot-relative)
+  left stick      translate, field-relative from the driver's side (pushed away from the driver:
+                  away from the driver on either alliance); hold the left bumper for
+                  robot-relative
   right stick     point it where the robot should face (heading mode)
   right bumper    hold for rotation-rate mode: right stick X turns the robot
-  A               the robot now faces the field's forward direction (zero heading)
+  A               the robot now faces away from the driver (zero heading: 0 rad on blue, π on red)
   X               hold to lock the wheels in an X
 
 Characterisation (Xbox controller, port 1), in test mode only; hold the button for each test:

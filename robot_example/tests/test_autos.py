@@ -163,3 +163,44 @@ def test_the_driver_drives_in_heading_mode_and_in_rate_mode(control: Any, robot:
         pad.setXButton(False)
         DriverStationSim.setEnabled(False)
         run(robot, 0.2)
+
+
+def test_a_red_driver_drives_away_from_the_red_wall_and_zeroes_facing_it(
+    control: Any, robot: Any
+) -> None:
+    """The field's frame is blue's (the autos' paths are flipped for red): on red, the sticks
+    are turned half a turn, and A makes the robot face away from the red driver (π)."""
+    with control.run_robot():
+        pad = XboxControllerSim(0)
+        start(robot, "teleop", red=True)
+        run(robot, 0.5)
+        before = robot.physics.sim.true_pose
+        pad.setLeftY(-1.0)  # full forward: away from the red driver, towards the blue wall (-x)
+        run(robot, 1.0)
+        pad.setLeftY(0.0)
+        run(robot, 0.5)
+        after = robot.physics.sim.true_pose
+        moved = after.translation() - before.translation()
+        assert moved.X() < -1.0 and abs(moved.Y()) < 0.2, moved
+        assert abs((after.rotation() - before.rotation()).degrees()) < 3.0  # heading held
+        place = robot.swerve.get_pose().translation()
+        pad.setAButton(True)  # zero heading: the robot now faces away from the red driver
+        run(robot, 0.1)
+        pad.setAButton(False)
+        run(robot, 0.5)
+        odometry = robot.swerve.get_pose()
+        assert abs(abs(odometry.rotation().degrees()) - 180.0) < 1.0, odometry
+        assert odometry.translation().distance(place) < 0.01  # the position kept
+        # (the simulation places the robot where a pose reset says it is)
+        truth = robot.physics.sim.true_pose
+        assert abs((truth.rotation() - odometry.rotation()).degrees()) < 3.0, truth
+        pad.setLeftY(-1.0)  # forward again: still away from the red driver, the heading held
+        run(robot, 1.0)
+        pad.setLeftY(0.0)
+        run(robot, 0.5)
+        moved = robot.physics.sim.true_pose.translation() - truth.translation()
+        assert moved.X() < -1.0 and abs(moved.Y()) < 0.2, moved
+        turned = robot.physics.sim.true_pose.rotation() - truth.rotation()
+        assert abs(turned.degrees()) < 3.0, turned
+        DriverStationSim.setEnabled(False)
+        run(robot, 0.2)
