@@ -187,10 +187,14 @@ class HeadingDriveInput:
     def __post_init__(self) -> None:
         if not 0.0 < self.translation_scale <= 1.0:
             raise ValueError(f"translation_scale must be in (0, 1], not {self.translation_scale}")
-        for name in ("translation_x_deadband", "translation_y_deadband", "heading_deadband"):
+        for name in ("translation_x_deadband", "translation_y_deadband"):
             value = getattr(self, name)
-            if not 0.0 <= value < 1.0:
+            if not 0.0 <= value < 1.0:  # (the deadband is rescaled by 1 / (1 - deadband))
                 raise ValueError(f"{name} must be in [0, 1), not {value}")
+        # A radius, not rescaled: 1 is allowed, as angleJoystickRadiusDeadband (only a stick pushed
+        # into a corner, beyond radius 1, then sets a heading).
+        if not 0.0 <= self.heading_deadband <= 1.0:
+            raise ValueError(f"heading_deadband must be in [0, 1], not {self.heading_deadband}")
 
     @classmethod
     def for_drive(

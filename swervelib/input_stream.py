@@ -159,7 +159,7 @@ class SwerveInput:
     def __post_init__(self) -> None:
         _fraction("deadband", self.deadband)
         _fraction("rotation_deadband", self.rotation_deadband)
-        _fraction("heading_deadband", self.heading_deadband)
+        _fraction("heading_deadband", self.heading_deadband, closed=True)  # a radius, as in YAGSL
         if self.axis_deadbands is not None:
             for value in self.axis_deadbands:
                 _fraction("axis deadband", value)

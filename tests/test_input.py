@@ -257,12 +257,23 @@ def test_calculate_without_a_drive() -> None:
         {"translation_scale": 1.5},
         {"translation_x_deadband": 1.0},
         {"translation_y_deadband": -0.1},
-        {"heading_deadband": 1.0},
+        {"heading_deadband": 1.01},
+        {"heading_deadband": math.nan},
     ],
 )
 def test_bad_constants_are_refused(options: dict[str, float]) -> None:
     with pytest.raises(ValueError):
         Sticks().routine(**options)
+
+
+def test_a_heading_deadband_of_1_is_taken_as_controllerproperties_allows_it() -> None:
+    """angleJoystickRadiusDeadband may be 1 (the loader's range is [0, 1]): only a stick pushed
+    beyond radius 1, into a corner, then sets the heading."""
+    sticks, drive = Sticks(rx=-1.0), FakeDrive()
+    routine = sticks.routine(heading_deadband=1.0)
+    assert routine.apply(drive).heading == 0.0  # straight left, radius 1: inside, kept
+    sticks.rx, sticks.ry = -1.0, -1.0  # forward-left corner: radius 1.41
+    assert routine.apply(drive).heading == pytest.approx(math.pi / 4)
 
 
 def test_for_drive_takes_the_heading_deadband_from_controllerproperties() -> None:

@@ -168,6 +168,10 @@ def test_bad_options_are_refused() -> None:
         stream.with_deadband(1.0)
     with pytest.raises(ValueError, match="translation_scale"):
         stream.scaled(0.0)
+    # the heading deadband is a radius, not rescaled: 1 is allowed (angleJoystickRadiusDeadband)
+    assert stream.with_heading_deadband(1.0).heading_deadband == 1.0
+    with pytest.raises(ValueError, match="heading_deadband"):
+        stream.with_heading_deadband(1.01)
     with pytest.raises(ValueError, match="robot_relative"):
         SwerveInput(lambda: 0.0, lambda: 0.0, robot_relative=True, alliance_relative=True)
     with pytest.raises(ValueError, match="heading stick"):
