@@ -52,6 +52,11 @@ def module_name_problem(entry: str) -> str | None:
         return "module names must not start with a dot"
     if f"{stem}.json" in RESERVED_MODULE_FILES:
         return f"`{entry}` is a properties file, not a module"
+    if stem.lower().endswith(".json"):  # frontleft.JSON: read as modules/frontleft.JSON.json
+        return (
+            "module files end in `.json`, in lower case (the robot's file system tells cases "
+            "apart): rename the file and this entry"
+        )
     return None
 
 

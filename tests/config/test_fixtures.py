@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 from pathlib import Path
 
 import pytest
@@ -59,6 +60,24 @@ def test_missing_directory(tmp_path: Path) -> None:
         load_directory(tmp_path / "nowhere")
     assert "does not exist" in str(caught.value)
     assert len(caught.value.problems) == 1
+
+
+def test_a_module_file_extension_in_capitals_is_named_as_the_problem(tmp_path: Path) -> None:
+    """`frontleft.JSON` is not read as `modules/frontleft.JSON.json`, a file nobody wrote: the
+    problem named is the extension's case."""
+    directory = tmp_path / "swerve"
+    shutil.copytree(FIXTURES.parent.parent / "deploy" / "swerve", directory)
+    drive_file = directory / "swervedrive.json"
+    drive = json.loads(drive_file.read_text())
+    first = drive["modules"][0]
+    (directory / "modules" / first).rename(directory / "modules" / first.replace(".json", ".JSON"))
+    drive["modules"][0] = first.replace(".json", ".JSON")
+    drive_file.write_text(json.dumps(drive, indent=2))
+    with pytest.raises(ConfigError) as caught:
+        load_directory(directory)
+    (problem,) = caught.value.problems
+    assert (problem.file, problem.field) == ("swervedrive.json", "modules[0]")
+    assert "in lower case" in problem.message and ".JSON.json" not in problem.format()
 
 
 def test_syntax_error_has_line_and_column() -> None:
