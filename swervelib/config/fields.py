@@ -393,6 +393,14 @@ class ObjectView:
             else {"drive": REQUIRED, "angle": REQUIRED}
         )
         bounds: dict[str, Any] = {"above": above, "minimum": minimum, "unit": unit}
+        if default:
+            for half, value in pick.items():
+                if not view.has(half):  # YAGSL (Jackson) reads 0 for a half left out
+                    view.warn(
+                        half,
+                        f"missing: swervelib uses {value:g}{unit}, its default for `{key}`, where "
+                        f"YAGSL would read 0; write the value you want to silence this",
+                    )
         drive = view.number("drive", pick["drive"], within=within, **bounds)
         angle = view.number("angle", pick["angle"], within=within, **bounds)
         view.finish()

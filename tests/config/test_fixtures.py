@@ -80,6 +80,30 @@ def test_a_module_file_extension_in_capitals_is_named_as_the_problem(tmp_path: P
     assert "in lower case" in problem.message and ".JSON.json" not in problem.format()
 
 
+@pytest.mark.parametrize(
+    ("key", "given", "missing", "default"),
+    [("rampRate", "drive", "angle", 0.25), ("currentLimit", "angle", "drive", 40.0)],
+)
+def test_a_half_left_out_of_a_pair_takes_the_default_with_a_warning(
+    tmp_path: Path, key: str, given: str, missing: str, default: float
+) -> None:
+    """YAGSL reads 0 for a half left out of ``{"drive": x, "angle": y}``; swervelib keeps its
+    default (no ramp, or no current limit, would be a surprise) and says so."""
+    directory = tmp_path / "swerve"
+    shutil.copytree(FIXTURES.parent.parent / "deploy" / "swerve", directory)
+    physical_file = directory / "modules" / "physicalproperties.json"
+    physical = json.loads(physical_file.read_text())
+    physical[key] = {given: 0.1 if key == "rampRate" else 30}
+    physical_file.write_text(json.dumps(physical, indent=2))
+    config = load_directory(directory)
+    pair = config.physical.ramp_rate if key == "rampRate" else config.physical.current_limit
+    assert getattr(pair, missing) == default
+    (warning,) = [w for w in config.warnings if w.field == f"{key}.{missing}"]
+    assert warning.file == "modules/physicalproperties.json"
+    assert "YAGSL would read 0" in warning.message and f"{default:g}" in warning.message
+    assert not [w for w in config.warnings if w.field == f"{key}.{given}"]
+
+
 def test_syntax_error_has_line_and_column() -> None:
     with pytest.raises(ConfigError) as caught:
         load_directory(FIXTURES / "broken" / "syntax_error")
