@@ -337,6 +337,14 @@ class _Loader:
                 found=str(values["invertIMU"]).lower(),
             )
             return None
+        if values == {"invertIMU": True}:
+            root.warn(
+                "invertIMU",
+                "YAGSL reads only `invertedIMU` and would leave the yaw as it is; swervelib "
+                "inverts it, as the eight-step procedure means. Rename the field `invertedIMU` "
+                "so that both read this folder alike",
+                found="true",
+            )
         return next(iter(values.values()), False)
 
     def module_names(
