@@ -2,7 +2,9 @@
 (optional: robotpy-commands-v2; the rest of swervelib never imports it).
 
 * :func:`drive_routine`: every drive motor gets the routine's voltage while the modules are held
-  pointing forward; each module is logged as ``drive-<module>`` (volts, metres, m/s, amperes).
+  pointing forward (each wheel faces forward, never reversed, whatever its angle before: a module
+  left facing backwards turns round first); each module is logged as ``drive-<module>`` (volts,
+  metres, m/s, amperes).
 * :func:`angle_routine`: every angle motor gets the voltage, the drive motors none; each module is
   logged as ``angle-<module>`` (volts, rotations, rotations/s, amperes).
 
@@ -25,8 +27,6 @@ try:
     from commands2.sysid import SysIdRoutine
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing(__name__, "robotpy-commands-v2", "commands") from error
-from wpimath.geometry import Rotation2d
-from wpimath.kinematics import SwerveModuleState
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
@@ -57,7 +57,7 @@ def drive_routine(
     def apply(volts: float) -> None:
         drive.feed()  # the modules are commanded directly: the drive's command must not expire
         for module in drive.modules:
-            module.set_desired_state(SwerveModuleState(0.0, Rotation2d()), force_angle=True)
+            module.point(0.0)  # forward, never reversed: reversed, a wheel would drive backwards
             module.drive_motor.set_voltage(volts)
 
     def log(sysid_log: Any) -> None:

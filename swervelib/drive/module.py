@@ -434,6 +434,18 @@ class SwerveModule:
             self._forget(COMMAND_ERRORS)
         return followed
 
+    def point(self, angle_deg: float) -> None:
+        """Turn the wheel to face ``angle_deg`` (module degrees), speed 0: never reversed, whatever
+        :attr:`optimize` says (a module 180° away turns round rather than face backwards), and
+        with no hold below 1 % of top speed. For code that drives the drive motor itself, as
+        SysId's drive routine does while it holds every wheel forward."""
+        optimize = self.optimize
+        self.optimize = False  # for this command only
+        try:
+            self.command(0.0, angle_deg, force_angle=True)
+        finally:
+            self.optimize = optimize
+
     def _refuse(self, speed: float, angle_deg: float) -> None:
         self.refused += 1
         self._refusal_alert.update(

@@ -1,19 +1,26 @@
 """SysId routines (swervelib.sysid) run by the commands2 scheduler write the DataLog entries the
 SysId tool reads: per module, the measured applied volts, position, velocity and current, and the
-test state."""
+test state; the drive routine holds every wheel forward."""
 
 from __future__ import annotations
 
+import math
 from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import commands2
+import pytest
 import wpilib
 from commands2.sysid import SysIdRoutine
+from wpimath.kinematics import ChassisSpeeds
 from wpiutil.log import DataLogReader
 
+from swervelib import SwerveDrive
+from swervelib.angles import wrap_180
 from swervelib.sysid import angle_routine, drive_routine
-from tests.drive.harness import simulated
+from tests.drive.harness import Harness, simulated
 from tests.waits import until
 
 
@@ -74,3 +81,62 @@ def test_drive_and_angle_routines_log_what_sysid_needs(tmp_path: Path) -> None:
         assert log[f"position-drive-{module}-swerve-drive"]
         assert log[f"velocity-angle-{module}-swerve-angle"]  # in rotations per second
     assert log["sysid-test-state-swerve-drive"] and log["sysid-test-state-swerve-angle"]
+
+
+@contextmanager
+def scheduled(test: commands2.Command) -> Iterator[None]:
+    """``test`` scheduled; cancelled (the button let go) and the scheduler's subsystems forgotten
+    afterwards."""
+    scheduler = commands2.CommandScheduler.getInstance()
+    scheduler.schedule(test)
+    try:
+        yield
+    finally:
+        scheduler.cancel(test)
+        scheduler.unregisterAllSubsystems()
+
+
+def scheduler_run(_: SwerveDrive) -> None:
+    """The robot loop's scheduler call (the harness runs the drive's periodic() before it)."""
+    commands2.CommandScheduler.getInstance().run()
+
+
+def sweep(h: Harness, end_deg: int, omega: float = 0.0) -> None:
+    """Teleop before test mode: the stick swept round from forward to ``end_deg`` (0.5 m/s), a
+    moment of that direction while turning at ``omega``, then stopped (the wheels stay put)."""
+    for degrees in range(0, end_deg + 1, 15):
+        a = math.radians(degrees)
+        speeds = ChassisSpeeds(0.5 * math.cos(a), 0.5 * math.sin(a), 0.0)
+        h.run(0.1, lambda d, speeds=speeds: d.drive(speeds))
+    a = math.radians(end_deg)
+    speeds = ChassisSpeeds(0.5 * math.cos(a), 0.5 * math.sin(a), omega)
+    h.run(0.3, lambda d: d.drive(speeds))
+    h.run(0.3, lambda d: d.stop())
+
+
+@pytest.mark.parametrize(
+    ("end_deg", "omega"),
+    [(90, 1.5), (150, 0.0)],
+    ids=["mixed-angles", "all-backwards"],
+)
+def test_drive_routine_points_every_wheel_forward_whatever_its_angle_before(
+    end_deg: int, omega: float
+) -> None:
+    """Strafing left while turning leaves some wheels more than 90° from forward, a curve to the
+    back left all of them: the forward step still drives every wheel, and the robot, forward."""
+    with simulated() as h:
+        sweep(h, end_deg, omega)
+        before = {name: a.degrees() for name, a in h.sim.true_module_angles.items()}
+        assert any(abs(wrap_180(a)) > 100.0 for a in before.values()), before
+        start = h.sim.true_pose.X()
+        test = drive_routine(h.drive, commands2.Subsystem()).dynamic(
+            SysIdRoutine.Direction.kForward
+        )
+        with scheduled(test):
+            h.run(1.0, scheduler_run)  # 1 s of the 7 V step
+            angles = {name: a.degrees() for name, a in h.sim.true_module_angles.items()}
+            speeds = {m.name: m.drive_velocity_mps for m in h.drive.modules}
+        moved = h.sim.true_pose.X() - start
+    assert all(abs(wrap_180(a)) < 2.0 for a in angles.values()), (before, angles)
+    assert all(v > 2.0 for v in speeds.values()), speeds  # every wheel rolls forward
+    assert moved > 1.0, moved
