@@ -6,7 +6,10 @@
   left facing backwards turns round first); each module is logged as ``drive-<module>`` (volts,
   metres, m/s, amperes).
 * :func:`angle_routine`: every angle motor gets the voltage, the drive motors none; each module is
-  logged as ``angle-<module>`` (volts, rotations, rotations/s, amperes).
+  logged as ``angle-<module>`` (volts, rotations, rotations/s, amperes). The modules have no angle
+  set-point meanwhile, so the drive's runaway and stall checks leave them alone (a spin judged
+  against the last drive command's set-point would look like a misconfigured module); they judge
+  again from the next drive command.
 
 The volts logged are what each controller reports it applies (``get_applied_volts``), not what was
 asked. The log goes to WPILib's DataLog (``DataLogManager``), which the SysId tool reads: run each
@@ -80,8 +83,9 @@ def angle_routine(
     def apply(volts: float) -> None:
         drive.feed()
         for module in drive.modules:
-            module.drive_motor.set_voltage(0.0)
-            module.angle_motor.set_voltage(volts)
+            # No angle set-point (set_voltages): the last drive command's is not this routine's,
+            # so the drive's runaway check does not judge the spin against it.
+            module.set_voltages(0.0, volts)
 
     def log(sysid_log: Any) -> None:
         for module in drive.modules:

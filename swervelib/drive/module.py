@@ -186,7 +186,8 @@ class SwerveModule:
         self.seed_relative_encoder()
         self.angle_setpoint_deg = self.angle_deg
         self.last_turn_deg = 0.0
-        self.is_commanded = False  # True while following set_desired_state, False after stop()
+        # True while following set_desired_state, False after stop() or set_voltages()
+        self.is_commanded = False
 
     # -- readings ----------------------------------------------------------------------------------
     def _call(self, what: str, function: Callable[[], Any], fallback: Any) -> Any:
@@ -445,6 +446,16 @@ class SwerveModule:
             self.command(0.0, angle_deg, force_angle=True)
         finally:
             self.optimize = optimize
+
+    def set_voltages(self, drive_volts: float, angle_volts: float) -> None:
+        """Both motors open loop at these voltages (characterisation, as SysId's angle routine
+        does). The module then has no set-point: the drive's runaway and stall checks leave it
+        alone until its next command (``is_commanded`` is False, as after :meth:`stop`). A
+        controller that raises is reported on the module's Alert, never raised."""
+        self.speed_setpoint_mps = 0.0
+        self.is_commanded = False
+        self._call("drive command", lambda: self.drive_motor.set_voltage(drive_volts), None)
+        self._call("angle command", lambda: self.angle_motor.set_voltage(angle_volts), None)
 
     def _refuse(self, speed: float, angle_deg: float) -> None:
         self.refused += 1

@@ -1,12 +1,13 @@
 """SysId routines (swervelib.sysid) run by the commands2 scheduler write the DataLog entries the
 SysId tool reads: per module, the measured applied volts, position, velocity and current, and the
-test state; the drive routine holds every wheel forward."""
+test state; the drive routine holds every wheel forward, and the angle routine, which leaves the
+modules with no angle set-point, raises no misconfiguration alarm."""
 
 from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from swervelib import SwerveDrive
 from swervelib.angles import wrap_180
 from swervelib.sysid import angle_routine, drive_routine
 from tests.drive.harness import Harness, simulated
+from tests.sim import alert_texts
 from tests.waits import until
 
 
@@ -101,6 +103,18 @@ def scheduler_run(_: SwerveDrive) -> None:
     commands2.CommandScheduler.getInstance().run()
 
 
+def forward(drive: SwerveDrive) -> None:
+    drive.drive(ChassisSpeeds(1.0, 0.0, 0.0))
+
+
+def circle(clock: list[float]) -> Callable[[SwerveDrive], None]:
+    def command(drive: SwerveDrive) -> None:
+        clock[0] += 0.02
+        drive.drive(ChassisSpeeds(0.5 * math.cos(clock[0]), 0.5 * math.sin(clock[0]), 0.0))
+
+    return command
+
+
 def sweep(h: Harness, end_deg: int, omega: float = 0.0) -> None:
     """Teleop before test mode: the stick swept round from forward to ``end_deg`` (0.5 m/s), a
     moment of that direction while turning at ``omega``, then stopped (the wheels stay put)."""
@@ -140,3 +154,48 @@ def test_drive_routine_points_every_wheel_forward_whatever_its_angle_before(
     assert all(abs(wrap_180(a)) < 2.0 for a in angles.values()), (before, angles)
     assert all(v > 2.0 for v in speeds.values()), speeds  # every wheel rolls forward
     assert moved > 1.0, moved
+
+
+def test_angle_routine_raises_no_misconfiguration_alarm_on_a_healthy_robot() -> None:
+    """The drive's last command (teleop, then test mode) left a 0° set-point that the spinning
+    modules run away from half the time: it is not the routine's, so nothing judges it, and the
+    drive is judged again, and drives, from its next command."""
+    flagged: set[str] = set()
+    with simulated() as h:
+        h.drive.diagnostics.protective_stop = True  # a runaway verdict would stop the drive
+        h.run(0.5, forward)
+        routine = angle_routine(h.drive, commands2.Subsystem())
+        for direction in (SysIdRoutine.Direction.kForward, SysIdRoutine.Direction.kReverse):
+            with scheduled(routine.dynamic(direction)):
+                for _ in range(10):
+                    h.run(0.2, scheduler_run)
+                    flagged |= h.drive.diagnostics.runaway | h.drive.diagnostics.stalled
+        alarms = [t for t in alert_texts() if "running away" in t or "cannot reach its" in t]
+        h.drive.stop()
+        h.run(0.5)  # the modules stop spinning
+        start = h.sim.true_pose.X()
+        h.run(1.5, forward)
+        assert all(m.is_commanded for m in h.drive.modules)
+        moved = h.sim.true_pose.X() - start
+        flagged |= h.drive.diagnostics.runaway | h.drive.diagnostics.stalled
+    assert not flagged and not alarms, alarms
+    assert moved > 1.0, moved  # not stopped by the protective stop
+
+
+def test_runaway_check_judges_again_after_the_angle_routine() -> None:
+    """On a robot whose backright angle motor is reversed the routine's spin is not judged (it
+    has no set-point of its own), and the next drive commands are: backright is named, the others
+    not."""
+    with simulated(truth=lambda t: t.with_corner("backright", angle_reversed=True)) as h:
+        h.run(0.5, forward)  # teleop, then test mode: the last command's set-point is 0°
+        assert h.drive.diagnostics.runaway == set()  # (not long enough to tell)
+        routine = angle_routine(h.drive, commands2.Subsystem())
+        during: set[str] = set()
+        for direction in (SysIdRoutine.Direction.kForward, SysIdRoutine.Direction.kReverse):
+            with scheduled(routine.dynamic(direction)):
+                for _ in range(10):
+                    h.run(0.2, scheduler_run)
+                    during |= h.drive.diagnostics.runaway
+        assert during == set()
+        h.run(4.0, circle([0.0]))
+        assert h.drive.diagnostics.runaway == {"backright"}
