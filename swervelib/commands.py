@@ -20,10 +20,12 @@ try:
     from commands2.sysid import SysIdRoutine
 except ImportError as error:  # pragma: no cover - depends on the environment
     raise missing(__name__, "robotpy-commands-v2", "commands") from error
+import wpilib
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.config.model import INCH
+from swervelib.devices.faults import FaultAlert
 from swervelib.input_stream import SwerveInput
 from swervelib.sysid import angle_routine, drive_routine
 from swervelib.wheel_radius import WheelDiameter, WheelRadiusCharacterization
@@ -43,6 +45,10 @@ class SwerveSubsystem(commands2.Subsystem):
         self._drive_sysid: SysIdRoutine | None = None
         self._angle_sysid: SysIdRoutine | None = None
         self.last_wheel_diameter: WheelDiameter | None = None
+        # What went wrong in the last wheel diameter measurement, if anything (also printed).
+        self._wheel_radius_alert = FaultAlert(
+            "Swerve wheel radius", wpilib.Alert.AlertType.kWarning
+        )
 
     def periodic(self) -> None:
         self.drive.periodic()
@@ -113,10 +119,15 @@ class SwerveSubsystem(commands2.Subsystem):
         """Spin in place at ``omega`` rad/s for as long as the command runs (hold a button: a few
         turns, on carpet); when it ends, print the measured wheel diameter and keep it as
         ``last_wheel_diameter`` (see :mod:`swervelib.wheel_radius`, whose
-        ``write_wheel_diameter`` puts it in ``physicalproperties.json`` from a laptop)."""
+        ``write_wheel_diameter`` puts it in ``physicalproperties.json`` from a laptop).
+
+        What went wrong is printed and shown on the ``Swerve wheel radius`` warning Alert (until
+        the next measurement): a wheel that did not roll (its drive encoder stopped answering),
+        measured without, or nothing measured and why."""
         measuring: list[WheelRadiusCharacterization] = []
 
         def start() -> None:
+            self._wheel_radius_alert.update(None)
             measuring[:] = [WheelRadiusCharacterization(self.drive, omega)]
 
         def end(interrupted: bool) -> None:
@@ -124,14 +135,25 @@ class SwerveSubsystem(commands2.Subsystem):
             try:
                 self.last_wheel_diameter = result = measuring[0].result()
             except ValueError as error:
-                print(f"wheel diameter not measured: {error}")
+                self._wheel_radius_problem(f"wheel diameter not measured: {error}")
                 return
             print(
                 f"wheel diameter {result.diameter_in:.3f} in ({result.diameter_m * 1000:.1f} mm) "
                 f"over {abs(result.turned_rad) / math.tau:.2f} turns; configured "
                 f"{measuring[0].configured_m / INCH:.3f} in"
             )
+            if result.left_out:
+                its = "its drive encoder" if len(result.left_out) == 1 else "their drive encoders"
+                self._wheel_radius_problem(
+                    f"wheel diameter measured without {', '.join(result.left_out)}, which did "
+                    f"not roll ({its} counted less than a quarter of the travel: not answering?)"
+                )
 
         return commands2.FunctionalCommand(
             start, lambda: measuring[0].step(), end, lambda: False, self
         ).withName("swerve wheel radius")
+
+    def _wheel_radius_problem(self, text: str) -> None:
+        """Printed (the robot console) and shown on the ``Swerve wheel radius`` Alert."""
+        print(text)
+        self._wheel_radius_alert.update(text)

@@ -7,6 +7,11 @@ is the configured one times (gyro rotation × distance from the centre) / (dista
 counted), averaged over the modules. Tread wear changes it by a few percent, which odometry
 otherwise carries into every metre driven.
 
+A wheel whose drive encoder counted less than a quarter of the distance the rotation took it
+(:data:`ROLLED_FRACTION`) did not roll as far as the measurement can tell: its encoder stopped
+answering (the module keeps its last reading) or is not counting. It is left out, and
+:attr:`WheelDiameter.left_out` names it; with no wheel left there is nothing to measure.
+
 Use: ``WheelRadiusCharacterization(drive)``, then every loop ``step()`` (it drives the spin and
 takes the readings, after the drive's ``periodic()``), then ``result()`` after a few turns; on a
 robot, on carpet. :func:`write_wheel_diameter` puts the result in ``physicalproperties.json``
@@ -31,16 +36,23 @@ if TYPE_CHECKING:
 
 PHYSICAL_FILE = "modules/physicalproperties.json"
 DIAMETER_FIELD = "conversionFactors.drive.diameter"
+# A wheel that counted less than this fraction of its travel did not roll (a frozen or dead
+# encoder): a measured diameter 4 times the configured one is not wear. A radius written as the
+# diameter (half the real one) still measures.
+ROLLED_FRACTION = 0.25
 
 
 @dataclass(frozen=True)
 class WheelDiameter:
     """A measurement: the wheel diameter (metres and inches), from ``turned_rad`` of robot
-    rotation over ``rolled_m`` of mean counted wheel travel."""
+    rotation over ``rolled_m`` of mean counted wheel travel; ``left_out`` names the modules whose
+    wheel did not roll (their drive encoder counted less than :data:`ROLLED_FRACTION` of the
+    travel), measured without."""
 
     diameter_m: float
     turned_rad: float
     rolled_m: float
+    left_out: tuple[str, ...] = ()
 
     @property
     def diameter_in(self) -> float:
@@ -72,18 +84,29 @@ class WheelRadiusCharacterization:
         self.drive.drive(ChassisSpeeds(0.0, 0.0, self.omega))
 
     def result(self) -> WheelDiameter:
-        """The diameter measured so far (needs at least a quarter turn)."""
-        if abs(self.turned_rad) < math.pi / 2:
+        """The diameter measured so far (needs at least a quarter turn), from the wheels that
+        rolled. ValueError if the robot has not turned enough, or no wheel rolled."""
+        turned = abs(self.turned_rad)
+        if turned < math.pi / 2:
             raise ValueError(f"the robot turned {math.degrees(self.turned_rad):.0f}°: spin longer")
         ratios = []
         rolled = []
+        left_out = []
         for module, start in zip(self.drive.modules, self._start, strict=True):
             counted = abs(module.get_position().distance - start)
-            arc = abs(self.turned_rad) * module.location.norm()
+            arc = turned * module.location.norm()
+            if not counted > ROLLED_FRACTION * arc:  # (not >: a NaN did not roll either)
+                left_out.append(module.name)
+                continue
             ratios.append(arc / counted)
             rolled.append(counted)
+        if not ratios:
+            raise ValueError(
+                f"no wheel rolled: the robot turned {math.degrees(turned):.0f}° but no drive "
+                "encoder counted a quarter of its wheel's travel (not answering?)"
+            )
         diameter = self.configured_m * sum(ratios) / len(ratios)
-        return WheelDiameter(diameter, self.turned_rad, sum(rolled) / len(rolled))
+        return WheelDiameter(diameter, self.turned_rad, sum(rolled) / len(rolled), tuple(left_out))
 
 
 def write_wheel_diameter(

@@ -11,6 +11,7 @@ from wpimath.geometry import Rotation2d
 
 from swervelib.commands import SwerveSubsystem
 from tests.drive.harness import Harness, simulated
+from tests.sim import alert_texts
 from tests.sim.scheduled import run, subsystem_for
 
 
@@ -82,4 +83,46 @@ def test_wheel_radius_command_measures_worn_wheels_while_held(
         assert abs(spun) > 0.5  # it did spin
         assert result is not None and abs(result.diameter_m - worn) < 0.0015, result
         assert f"wheel diameter {result.diameter_in:.3f} in" in out and "configured 3.000 in" in out
+        assert all(abs(m.get_state().speed) < 0.05 for m in h.drive.modules)  # stopped
+
+
+@pytest.mark.parametrize(
+    "dead",
+    [("frontleft",), ("frontleft", "frontright", "backleft", "backright")],
+    ids=["frontleft", "all-four"],
+)
+def test_wheel_radius_command_leaves_out_a_drive_encoder_that_stops_answering(
+    dead: tuple[str, ...], monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Its reading stays where it was (the module keeps its last good one): that wheel did not
+    roll as far as the command can tell. The measurement goes on without it, saying so; with no
+    wheel left, nothing is measured, and it says why. Never an exception out of the scheduler."""
+    worn = 0.0745
+
+    def not_answering() -> float:
+        raise RuntimeError("CAN frame not received")
+
+    with simulated(true_wheel_diameter_m=worn) as h, subsystem_for(h) as subsystem:
+        for module in h.drive.modules:
+            if module.name in dead:
+                monkeypatch.setattr(module.drive_motor, "get_position", not_answering)
+        command = subsystem.wheel_radius_command()
+        command.schedule()
+        run(h, 6.0)
+        command.cancel()  # the button is let go
+        run(h, 0.5)
+        out = capsys.readouterr().out
+        alerts = [t for t in alert_texts(("warnings",)) if "wheel" in t]
+        result = subsystem.last_wheel_diameter
+        if len(dead) == len(h.drive.modules):
+            assert result is None and "wheel diameter not measured: no wheel rolled" in out, out
+            assert any("no wheel rolled" in t for t in alerts), alerts
+            return
+        assert result is not None and abs(result.diameter_m - worn) < 0.0015, result
+        assert result.left_out == dead
+        assert f"wheel diameter {result.diameter_in:.3f} in" in out
+        assert "without frontleft" in out and any("without frontleft" in t for t in alerts), (
+            out,
+            alerts,
+        )
         assert all(abs(m.get_state().speed) < 0.05 for m in h.drive.modules)  # stopped
