@@ -123,24 +123,37 @@ class SwerveSubsystem(commands2.Subsystem):
 
         What went wrong is printed and shown on the ``Swerve wheel radius`` warning Alert (until
         the next measurement): a wheel that did not roll (its drive encoder stopped answering),
-        measured without, or nothing measured and why."""
-        measuring: list[WheelRadiusCharacterization] = []
+        measured without, or nothing measured and why. A configuration with no wheel diameter
+        (``conversionFactors.drive`` given as a factor) cannot be measured: the command says so
+        and ends at once, without moving the robot. It never raises."""
+        measuring: list[WheelRadiusCharacterization] = []  # the measurement under way, if any
 
         def start() -> None:
             self._wheel_radius_alert.update(None)
-            measuring[:] = [WheelRadiusCharacterization(self.drive, omega)]
+            measuring.clear()
+            try:
+                measuring.append(WheelRadiusCharacterization(self.drive, omega))
+            except ValueError as error:  # nothing to measure: the command ends (is_finished)
+                self._wheel_radius_problem(f"wheel diameter cannot be measured: {error}")
+
+        def execute() -> None:
+            if measuring:
+                measuring[0].step()
 
         def end(interrupted: bool) -> None:
+            if not measuring:
+                return  # it never started: the robot was left alone
+            characterization = measuring.pop()
             self.drive.stop()
             try:
-                self.last_wheel_diameter = result = measuring[0].result()
+                self.last_wheel_diameter = result = characterization.result()
             except ValueError as error:
                 self._wheel_radius_problem(f"wheel diameter not measured: {error}")
                 return
             print(
                 f"wheel diameter {result.diameter_in:.3f} in ({result.diameter_m * 1000:.1f} mm) "
                 f"over {abs(result.turned_rad) / math.tau:.2f} turns; configured "
-                f"{measuring[0].configured_m / INCH:.3f} in"
+                f"{characterization.configured_m / INCH:.3f} in"
             )
             if result.left_out:
                 its = "its drive encoder" if len(result.left_out) == 1 else "their drive encoders"
@@ -150,7 +163,7 @@ class SwerveSubsystem(commands2.Subsystem):
                 )
 
         return commands2.FunctionalCommand(
-            start, lambda: measuring[0].step(), end, lambda: False, self
+            start, execute, end, lambda: not measuring, self
         ).withName("swerve wheel radius")
 
     def _wheel_radius_problem(self, text: str) -> None:

@@ -4,13 +4,17 @@ time passes), judged on the simulated truth."""
 
 from __future__ import annotations
 
+import json
+import math
 from collections.abc import Iterator
+from pathlib import Path
 
+import commands2
 import pytest
 from wpimath.geometry import Rotation2d
 
 from swervelib.commands import SwerveSubsystem
-from tests.drive.harness import Harness, simulated
+from tests.drive.harness import Harness, polygon_config, simulated
 from tests.sim import alert_texts
 from tests.sim.scheduled import run, subsystem_for
 
@@ -126,3 +130,38 @@ def test_wheel_radius_command_leaves_out_a_drive_encoder_that_stops_answering(
             alerts,
         )
         assert all(abs(m.get_state().speed) < 0.05 for m in h.drive.modules)  # stopped
+
+
+def test_wheel_radius_command_says_why_it_cannot_run_on_a_drive_factor(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``conversionFactors.drive`` given as a factor (valid: it has no wheel diameter to correct):
+    pressed in test mode, the command says why it cannot measure, does nothing and ends."""
+    # Two modules on the Spark ids no other drive of the session uses (REVLib simulates one
+    # Spark per id and process): 60 to 62, and 9.
+    directory = polygon_config(tmp_path / "swerve", 2, first_id=60)
+    path = directory / "modules" / "module1.json"
+    data = json.loads(path.read_text())
+    data["angle"]["id"] = 9
+    path.write_text(json.dumps(data))
+    path = directory / "modules" / "physicalproperties.json"
+    data = json.loads(path.read_text())
+    drive = data["conversionFactors"]["drive"]
+    factor = math.pi * drive["diameter"] * 0.0254 / drive["gearRatio"]
+    data["conversionFactors"]["drive"] = {"factor": factor}  # the same robot, as a factor
+    path.write_text(json.dumps(data))
+    with simulated(directory) as h, subsystem_for(h) as subsystem:
+        assert h.drive.config.modules[0].conversion.wheel_diameter_m is None
+        command = subsystem.wheel_radius_command()
+        command.schedule()  # the driver presses Start
+        run(h, 1.0)  # held for a second
+        assert not command.isScheduled()  # it ended: nothing to run
+        command.cancel()
+        run(h, 0.1)
+        out = capsys.readouterr().out
+        assert "wheel diameter cannot be measured" in out and "conversionFactors.drive" in out, out
+        alerts = [t for t in alert_texts(("warnings",)) if "wheel diameter cannot" in t]
+        assert alerts and "gearRatio and diameter" in alerts[0], alerts
+        assert subsystem.last_wheel_diameter is None
+        assert abs(h.sim.true_pose.rotation().degrees()) < 1.0  # it did not spin
+        assert commands2.CommandScheduler.getInstance().requiring(subsystem) is None
