@@ -19,8 +19,10 @@ def register(commands: Any) -> None:
         "front/left, swervedrive.json's optimalVoltage moves to physicalproperties.json, and "
         "keys nothing reads any more are removed. A 2023 maxSpeed that looks like feet per "
         "second is only flagged unless --max-speed-in-feet confirms it. Each change is "
-        "explained on one line; unknown keys, key order and formatting are kept. A timestamped "
-        "backup is kept; --dry-run prints the diff only.",
+        "explained on one line; unknown keys, key order and formatting are kept, and so is any "
+        "text after a file's JSON (which YAGSL ignores). A timestamped backup is kept; --dry-run "
+        "prints the diff only. A file that is not JSON is named and left alone, and the exit "
+        "status is then 1.",
     )
     parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
     parser.add_argument(
@@ -34,6 +36,7 @@ def register(commands: Any) -> None:
 
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = streams(out, err)
+    unread = False
     with report_errors(err) as failed:
         from swervelib.tools.migrate import migrate
 
@@ -41,11 +44,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             args.directory, dry_run=args.dry_run, max_speed_in_feet=args.max_speed_in_feet
         )
         print_notes(result.notes, err)
+        for line in result.unread:
+            print(f"error: {printable(line, None)}", file=err)
         for step in result.steps:
             print(step.format(), file=out)
         if result.edit is not None:
             print(format_result(result.edit, show_diff=args.dry_run), file=out)
-        elif result.steps:
+        elif result.steps or result.unread:
             print(f"migrate: nothing changed in {shown_path(args.directory)}", file=out)
         else:
             print(
@@ -61,4 +66,13 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             )
             for problem in result.remaining:
                 print(f"  {printable(problem.format(), None)}", file=out)
-    return 1 if failed else 0
+        if result.unread:
+            unread = True
+            count = len(result.unread)
+            print(
+                f"migrate: {count} file{'s' if count != 1 else ''} could not be read and "
+                f"{'were' if count != 1 else 'was'} not migrated (named above); fix "
+                f"{'them' if count != 1 else 'it'} and run migrate again",
+                file=out,
+            )
+    return 1 if failed or unread else 0

@@ -92,14 +92,16 @@ FaultHook = Callable[[str], None]
 
 @dataclass(slots=True)
 class _Doc:
-    """One JSON file: the bytes read from disk and the edited text."""
+    """One JSON file: the bytes read from disk, the edited text (the JSON value and the whitespace
+    after it) and ``tail``, the text after the JSON value, written back exactly as it was read."""
 
     original: bytes | None  # None: the file did not exist
     bom: bool
     text: str
+    tail: str = ""
 
     def encoded(self) -> bytes:
-        return (_BOM if self.bom else b"") + self.text.encode("utf-8")
+        return (_BOM if self.bom else b"") + (self.text + self.tail).encode("utf-8")
 
 
 def _decode(file: str, data: bytes) -> tuple[bool, str]:
@@ -111,9 +113,11 @@ def _decode(file: str, data: bytes) -> tuple[bool, str]:
     return bom, text
 
 
-def _check_json(file: str, text: str) -> Any:
+def _check_json(file: str, text: str, *, keep_trailing_text: bool = False) -> tuple[str, str]:
+    """``text`` split into the JSON to edit (with the whitespace after it) and the text after the
+    JSON value, which is kept only with ``keep_trailing_text`` (else it is a syntax error)."""
     try:
-        document = parse(text)
+        document = parse(text, trailing=keep_trailing_text)
     except JSONSyntaxError as error:
         hint = trailing_comma_hint(text, error.line, error.column)
         raise EditError(
@@ -128,7 +132,9 @@ def _check_json(file: str, text: str) -> Any:
             "appears twice "
             f"(also line {dup.first_line}); fix it by hand first"
         )
-    return document.value
+    end = document.root.end
+    cut = len(text) - len(text[end:].lstrip(" \t\n\r"))  # where the trailing text starts
+    return text[:cut], text[cut:]
 
 
 # -- reading and recovery ---------------------------------------------------------------------------
@@ -163,7 +169,9 @@ class ConfigEditor:
     first use and :meth:`commit` takes the lock for the time of the write.
 
     ``dry_run``: nothing is ever written, not even the lock (an interrupted edit waiting for
-    recovery is then an error). ``fault_hook`` is for tests: it is called after every write step of
+    recovery is then an error). ``keep_trailing_text``: a file with text after its JSON value
+    (which the loader ignores, as YAGSL's Jackson does) is edited like any other and that text is
+    written back exactly as it was; without it such a file is refused as a syntax error. ``fault_hook`` is for tests: it is called after every write step of
     a commit with the step's name (``backup``, ``temp <file>``, ``journal``, ``replace <file>``,
     ``delete <file>``, ``done``), so a test can stop the process there.
     """
@@ -174,10 +182,12 @@ class ConfigEditor:
         *,
         dry_run: bool = False,
         fault_hook: FaultHook | None = None,
+        keep_trailing_text: bool = False,
     ) -> None:
         self.directory = Path(directory)
         _check_directory(self.directory)
         self.dry_run = dry_run
+        self.keep_trailing_text = keep_trailing_text
         self.fault_hook = fault_hook
         self.notes: list[str] = []
         self._lock = DirectoryLock(self.directory)
@@ -244,8 +254,8 @@ class ConfigEditor:
                     f"{printable(relative)} does not exist in {shown_path(self.directory)}"
                 )
             bom, text = _decode(relative, data)
-            _check_json(relative, text)
-            doc = _Doc(data, bom, text)
+            text, tail = _check_json(relative, text, keep_trailing_text=self.keep_trailing_text)
+            doc = _Doc(data, bom, text, tail)
             self._docs[relative] = doc
         return doc
 
@@ -340,13 +350,13 @@ class ConfigEditor:
         """Stage the whole content of a JSON file (which may not exist yet)."""
         relative = relative_file(file)
         bom, text = _decode(relative, data)
-        _check_json(relative, text)
+        text, tail = _check_json(relative, text, keep_trailing_text=self.keep_trailing_text)
         doc = self._docs.get(relative)
         if doc is None:
             original = _read(self.directory / relative)
-            doc = _Doc(original, bom, text)
+            doc = _Doc(original, bom, text, tail)
             self._docs[relative] = doc
-        doc.bom, doc.text = bom, text
+        doc.bom, doc.text, doc.tail = bom, text, tail
 
     def read_raw(self, file: str) -> bytes | None:
         """A non-edited file's staged or current bytes (None when absent)."""
@@ -376,13 +386,15 @@ class ConfigEditor:
                 continue
             touched.append(relative)
             old_text = "" if doc.original is None else _decode(relative, doc.original)[1]
-            old_value = parse(old_text).value if doc.original is not None else MISSING
+            old_value = (
+                parse(old_text, trailing=True).value if doc.original is not None else MISSING
+            )
             before = len(changes)
             collect_changes(relative, old_value, parse(doc.text).value, (), changes)
             if len(changes) == before:  # same values, different text
                 changes.append(FileChange(relative, "", "(formatting)", "(formatting)"))
             old_lines = [line.rstrip("\r") for line in old_text.split("\n")]
-            new_lines = [line.rstrip("\r") for line in doc.text.split("\n")]
+            new_lines = [line.rstrip("\r") for line in (doc.text + doc.tail).split("\n")]
             diff = difflib.unified_diff(
                 old_lines,
                 new_lines,

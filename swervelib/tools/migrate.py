@@ -12,6 +12,10 @@ load, and a value migrate writes must not be refused by the loader (:class:`Edit
 problems, nothing written). A folder that does not load now for other reasons (a module with no
 encoder type, say) is still migrated; the problems that remain are returned in
 :attr:`MigrationResult.remaining` for the person to fix.
+
+Text after a file's JSON value (which the loader and YAGSL's Jackson ignore) is kept exactly as it
+was: the file is migrated like any other. A file that cannot be read as JSON at all is left alone
+and named, with why, in :attr:`MigrationResult.unread`.
 """
 
 from __future__ import annotations
@@ -65,12 +69,14 @@ Reader = Callable[[str], Any]
 @dataclass(frozen=True)
 class MigrationResult:
     """What :func:`migrate` did. ``edit`` is None when there was nothing to change; ``remaining``
-    holds the errors the migrated folder still has (none of them added by the migration)."""
+    holds the errors the migrated folder still has (none of them added by the migration);
+    ``unread`` says, one line each, which files could not be read (so were not migrated) and why."""
 
     steps: tuple[MigrationStep, ...]
     edit: EditResult | None
     remaining: tuple[Problem, ...] = ()
     notes: tuple[str, ...] = ()
+    unread: tuple[str, ...] = ()
 
     @property
     def changed(self) -> bool:
@@ -134,7 +140,7 @@ def _directory_reader(directory: Path) -> Reader:
         except UnreadableFile as error:
             return MISSING if error.problem is ReadProblem.MISSING else UNREADABLE
         try:
-            document = parse(data.decode("utf-8-sig"))
+            document = parse(data.decode("utf-8-sig"), trailing=True)  # as the loader reads
         except (UnicodeDecodeError, JSONSyntaxError):
             return UNREADABLE
         return UNREADABLE if document.duplicates else document.value
@@ -142,13 +148,17 @@ def _directory_reader(directory: Path) -> Reader:
     return read
 
 
-def _editor_reader(editor: ConfigEditor) -> Reader:
+def _editor_reader(editor: ConfigEditor, unread: list[str]) -> Reader:
+    """Reads through ``editor``; why a file cannot be read goes into ``unread`` (once)."""
+
     def read(file: str) -> Any:
         if not editor.has_file(file):
             return MISSING
         try:
             return editor.get(file, "")
-        except EditError:  # not JSON, or not a regular file: the loader reports it
+        except EditError as error:  # not JSON, or not a regular file: the loader reports it too
+            if str(error) not in unread:
+                unread.append(str(error))
             return UNREADABLE
 
     return read
@@ -165,10 +175,14 @@ def migrate(
     fault_hook: FaultHook | None = None,
 ) -> MigrationResult:
     """Apply :func:`plan` to ``directory`` in one transaction (see the module docstring)."""
-    with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
-        steps = tuple(plan_from(_editor_reader(editor), max_speed_in_feet=max_speed_in_feet))
+    with ConfigEditor(
+        directory, dry_run=dry_run, fault_hook=fault_hook, keep_trailing_text=True
+    ) as editor:
+        unread: list[str] = []
+        reader = _editor_reader(editor, unread)
+        steps = tuple(plan_from(reader, max_speed_in_feet=max_speed_in_feet))
         if not any(step.changes for step in steps):
-            return MigrationResult(steps, None, (), tuple(editor.notes))
+            return MigrationResult(steps, None, (), tuple(editor.notes), tuple(unread))
         before = _errors(editor.load_errors())
         for step in steps:
             for edit in step.edits:
@@ -183,7 +197,7 @@ def migrate(
                 f"problem{'s' if count != 1 else ''}:\n{lines}"
             )
         result = editor.commit(WHAT, validate=False)
-        return MigrationResult(steps, result, after, result.notes)
+        return MigrationResult(steps, result, after, result.notes, tuple(unread))
 
 
 def _errors(problems: Iterable[Problem]) -> tuple[Problem, ...]:

@@ -260,6 +260,28 @@ def test_a_trailing_comma_is_named(tmp_path: Path) -> None:
         editor.get(FL, "drive")
 
 
+def test_text_after_the_json_is_refused_unless_kept(tmp_path: Path) -> None:
+    directory = copy_config(tmp_path)
+    path = directory / FL
+    tail = b"\n// from the old robot: 3."
+    path.write_bytes(path.read_bytes() + tail)
+    with (
+        ConfigEditor(directory) as editor,
+        pytest.raises(EditError, match=r"frontleft.json:\d+:1: JSON syntax error: extra data"),
+    ):
+        editor.get(FL, "drive")
+    old = path.read_bytes()
+    with ConfigEditor(directory, keep_trailing_text=True) as editor:
+        assert editor.get(FL, "inverted.drive") is False
+        editor.set(FL, "inverted.drive", True)
+        result = editor.commit("test")
+    assert path.read_bytes() == old.replace(b'"drive": false', b'"drive": true', 1)
+    assert path.read_bytes().endswith(b"}\n" + tail)
+    assert [(c.field, c.old, c.new) for c in result.changes] == [("inverted.drive", False, True)]
+    (backup,) = backups(directory)
+    assert (backup / FL).read_bytes() == old
+
+
 @pytest.mark.parametrize(
     ("text", "hint"),
     [

@@ -418,6 +418,49 @@ def test_kill_at_every_step_of_migrate(tmp_path: Path) -> None:
     assert len([s for s in steps if s.startswith("replace ")]) == 6
 
 
+# -- text after the JSON ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("tail", ["\n// old values below\n", "3.", '\r\n{"second": 1}'])
+def test_text_after_the_json_is_kept_and_the_file_migrated(tmp_path: Path, tail: str) -> None:
+    """The loader (like YAGSL's Jackson) ignores text after the JSON object, so migrate must not
+    skip such a file: it migrates it and writes the text back exactly as it was."""
+    directory = write(tmp_path / "old", season_2024())
+    path = directory / PHYSICAL
+    path.write_bytes(path.read_bytes().rstrip(b"\n") + tail.encode())  # right after the `}`
+    old = path.read_bytes()
+    assert [(s.file, s.field, s.changes) for s in plan(directory)] == [
+        (PHYSICAL, "conversionFactor", True)
+    ]  # what check's hint says
+    result = migrate(directory)
+    assert result.changed and result.remaining == () and result.unread == ()
+    data = path.read_bytes()
+    assert data.endswith(b"}" + tail.encode())
+    assert json.loads(data[: -len(tail)])["conversionFactors"] == {
+        "drive": {"factor": DRIVE_FACTOR},
+        "angle": {"factor": ANGLE_FACTOR},
+    }
+    assert _conversions(directory) == [
+        pytest.approx(pair) for pair in _conversions(copy_config(tmp_path))
+    ]
+    (backup,) = backups(directory)
+    assert (backup / PHYSICAL).read_bytes() == old
+    again = migrate(directory)
+    assert not again.changed and again.unread == () and path.read_bytes() == data
+
+
+def test_a_file_that_is_not_json_is_named_not_skipped_silently(tmp_path: Path) -> None:
+    directory = write(tmp_path / "old", season_2024())
+    (directory / module("frontright")).write_text("{ not json")
+    result = migrate(directory)
+    assert "conversionFactors" in _read(directory, PHYSICAL)  # the rest is still migrated
+    assert result.unread == (
+        "modules/frontright.json:1:3: JSON syntax error: expected a key in double quotes; "
+        "fix it by hand first",
+    )
+    assert (directory / module("frontright")).read_text() == "{ not json"
+
+
 # -- plan ------------------------------------------------------------------------------------------
 
 

@@ -13,7 +13,15 @@ from swervelib.cli.main import main
 from swervelib.config import load_directory
 from swervelib.tools.migrate import plan
 from tests.tools import REPO, copy_config, everything
-from tests.tools.legacy_folders import MODULES, current, module, season_2023, season_2024, write
+from tests.tools.legacy_folders import (
+    MODULES,
+    PHYSICAL,
+    current,
+    module,
+    season_2023,
+    season_2024,
+    write,
+)
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
@@ -98,6 +106,64 @@ def test_remaining_problems_are_listed_after_the_write(
         "(python -m swervelib check lists them):"
     )
     assert lines[-1].startswith("  modules/backleft.json:") and "encoder.type" in lines[-1]
+
+
+def _check(directory: Path) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+    return subprocess.run(
+        [sys.executable, "-m", "swervelib", "check", str(directory)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+        check=False,
+    )
+
+
+def test_text_after_the_json_is_migrated_and_check_then_stops_asking(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """check says "run migrate" for a legacy key in a file with text after its JSON (which the
+    loader ignores); migrate must then migrate it, not call the folder current."""
+    directory = write(tmp_path / "old", season_2024())
+    path = directory / PHYSICAL
+    path.write_bytes(path.read_bytes() + b"// old values below\n")
+    checked = _check(directory)
+    assert checked.returncode == 1, checked.stderr
+    assert f"`python -m swervelib migrate {directory}` upgrades it" in checked.stdout
+    code, out, err = run(capsys, "migrate", str(directory))
+    assert (code, err) == (0, "")
+    first, last = out.splitlines()
+    assert first.startswith(f"{PHYSICAL}: conversionFactor: moved to conversionFactors (")
+    assert last.startswith("migrate: 2 fields in 1 file (backup: .swervelib-backups/")
+    assert path.read_bytes().endswith(b"}\n// old values below\n")
+    checked = _check(directory)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert "migrate" not in checked.stdout + checked.stderr
+    assert "text after the JSON object is ignored, as YAGSL does; delete it" in checked.stdout
+    code, out, _ = run(capsys, "migrate", str(directory))
+    assert (code, out) == (0, f"migrate: {directory} is already current, nothing to change\n")
+
+
+def test_a_file_that_is_not_json_is_named_and_exits_1(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    directory = copy_config(tmp_path)
+    (directory / module("backleft")).write_text('{"drive": {"id": 1},\n}')
+    before = everything(directory)
+    code, out, err = run(capsys, "migrate", str(directory))
+    assert code == 1 and everything(directory) == before
+    assert err == (
+        "error: modules/backleft.json:2:1: JSON syntax error: expected a key in double quotes "
+        "(trailing comma before `}`? JSON allows none: remove the comma at line 1, column 20); "
+        "fix it by hand first\n"
+    )
+    assert out.splitlines() == [
+        f"migrate: nothing changed in {directory}",
+        "migrate: 1 file could not be read and was not migrated (named above); fix it and run "
+        "migrate again",
+    ]
+    assert "already current" not in out
 
 
 def _clashing_locations(directory: Path) -> Path:
