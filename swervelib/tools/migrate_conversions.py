@@ -11,15 +11,22 @@ An older value goes only into an empty place of a conversion ``conversionFactors
 yet (never over a value); 0, null and missing are never written, and a value the loader would
 refuse is not copied: the step says what is still missing instead. Once moved, the older keys are
 removed; beside a ``conversionFactors`` that already gives both conversions they are removed as
-stale. Pure: parsed JSON in, steps out.
+stale. Members of an older object other than ``angle`` and ``drive`` (a team's ``note``, say:
+unknown keys, which YAGSL ignores) are never dropped: they are kept, in order, in
+``conversionFactors`` (where the loader ignores them with a warning), and when they cannot go
+there (the name is taken, or ``conversionFactors`` is not an object) the older keys are left alone
+and the step says why. Pure: parsed JSON in, steps out.
 """
 
 from __future__ import annotations
 
+import copy
+import math
 from dataclasses import dataclass
 from typing import Any, Final
 
 from swervelib.config import bounds
+from swervelib.config.jsonpos import LongInteger
 from swervelib.config.steering import YAGSL_FACTOR
 from swervelib.tools.edit_result import MISSING
 from swervelib.tools.migrate_steps import (
@@ -48,6 +55,10 @@ _FORMAT_OF: Final = {
     "gearRatio": "the 2023 format, which YAGSL 2024+ and swervelib ignore",
 }
 _BLOCKED: Final = object()  # a conversionFactors part that is there but is not an object
+_AXES: Final = ("angle", "drive")
+
+Extra = tuple[str, str, Any]
+"""A member of an older object other than angle/drive: (older key, member name, value)."""
 
 
 def _axis(factors: Any, axis: str) -> Any:
@@ -146,6 +157,59 @@ def _take(data: dict[str, Any], present: list[str], factors: Any) -> _Taken:
     return taken
 
 
+def _extras(data: dict[str, Any], present: list[str]) -> list[Extra]:
+    """The members of the ``present`` older objects other than ``angle``/``drive``, in order."""
+    return [
+        (key, name, item)
+        for key in present
+        if isinstance(data[key], dict)
+        for name, item in data[key].items()
+        if name not in _AXES
+    ]
+
+
+def _clash(extras: list[Extra], factors: Any) -> str | None:
+    """Why ``extras`` cannot be kept in ``conversionFactors`` (None when they can)."""
+    if not extras:
+        return None
+    if factors is not MISSING and factors is not None and not isinstance(factors, dict):
+        names = ", ".join(f"{key}.{name}" for key, name, _ in extras)
+        return f"{names} cannot be kept in conversionFactors, which is {shown(factors)}"
+    if isinstance(factors, dict) and not _writable(factors):
+        return (
+            "conversionFactors holds a value that cannot be written back exactly (NaN, Infinity "
+            "or a huge integer), so nothing can be added to it"
+        )
+    taken = set(factors) if isinstance(factors, dict) else set()
+    for key, name, value in extras:
+        if name in taken:
+            return f"{key}.{name} cannot be kept in conversionFactors, which already has a `{name}`"
+        if not _writable(value):
+            return f"{key}.{name} cannot be written back exactly (NaN, Infinity or a huge integer)"
+        taken.add(name)
+    return None
+
+
+def _writable(value: Any) -> bool:
+    """Whether ``value`` can be written as JSON with the same value (no NaN, ±Infinity or
+    integer of hundreds of digits, which the parser only stands in for)."""
+    if isinstance(value, LongInteger):
+        return False
+    if isinstance(value, float):
+        return math.isfinite(value)
+    if isinstance(value, dict):
+        return all(_writable(item) for item in value.values())
+    if isinstance(value, list):
+        return all(_writable(item) for item in value)
+    return True
+
+
+def _kept(extras: list[Extra]) -> str:
+    names = ", ".join(f"{key}.{name}" for key, name, _ in extras)
+    them = "them" if len(extras) != 1 else "it"
+    return f"{names} kept in conversionFactors (unknown to YAGSL, which ignores {them} there too)"
+
+
 def gives_both(data: Any) -> bool:
     """Whether a file's parsed JSON has a ``conversionFactors`` giving both conversions."""
     return isinstance(data, dict) and all(_gives(data.get("conversionFactors", MISSING)))
@@ -171,10 +235,20 @@ def conversion_steps(
     factors = data.get("conversionFactors", MISSING)
     if not present:
         return [], all(_gives(factors))
+    extras = _extras(data, present)
+    clash = _clash(extras, factors)
+    if clash is not None:
+        text = (
+            f"left alone: {clash}, and nothing of {' or '.join(present)} is dropped; rename or "
+            "move it by hand, then run migrate again"
+        )
+        return [MigrationStep(file, ", ".join(present), text)], all(_gives(factors))
     if all(_gives(factors)):
-        return [_stale(file, key) for key in present], True
+        stale = [_stale(file, key) for key in present]
+        return _keeping(stale, file, factors, extras), True
     if module and physical_works:
-        return [_stale_beside_physical(file, key, data[key]) for key in present], False
+        stale = [_stale_beside_physical(file, key, data[key]) for key in present]
+        return _keeping(stale, file, factors, extras), False
     taken = _take(data, present, factors)
     formats = "; ".join(sorted({_FORMAT_OF[key] for key in present}))
     if taken.moved:
@@ -184,6 +258,8 @@ def conversion_steps(
     else:
         text = f"removed, nothing to move: {formats}"
     said = list(taken.said)
+    if extras:
+        said.append(_kept(extras))
     angle, drive = _gives(_merged(factors, taken.copies))
     missing = [axis for axis, ok in (("angle", angle), ("drive", drive)) if not ok]
     if missing and module and (angle or drive):
@@ -194,9 +270,23 @@ def conversion_steps(
         )
     elif missing and not module and needed:
         said.append("still missing: " + " and ".join(_MISSING_HINT[a] for a in missing))
-    edits = _conversion_edits(file, present, factors, taken.copies)
+    edits = _conversion_edits(file, present, factors, taken.copies, extras)
     step = MigrationStep(file, ", ".join(present), "; ".join([text, *said]), edits)
     return [step], angle and drive
+
+
+def _keeping(
+    steps: list[MigrationStep], file: str, factors: Any, extras: list[Extra]
+) -> list[MigrationStep]:
+    """The stale-key steps, the first of them also keeping ``extras`` in conversionFactors."""
+    if not extras:
+        return steps
+    first = steps[0]
+    edits, renamed = _placing(file, first.field, factors, {}, extras)
+    if not renamed:
+        edits.append(Edit("delete", file, first.field))
+    kept = MigrationStep(file, first.field, f"{first.explanation}; {_kept(extras)}", tuple(edits))
+    return [kept, *steps[1:]]
 
 
 def _stale(file: str, key: str) -> MigrationStep:
@@ -210,7 +300,9 @@ def _stale(file: str, key: str) -> MigrationStep:
 
 def _stale_beside_physical(file: str, key: str, value: Any) -> MigrationStep:
     if isinstance(value, dict):
-        given = ", ".join(f"{k} {shown(v)}" for k, v in value.items() if not empty(v))
+        given = ", ".join(
+            f"{k} {shown(v)}" for k, v in value.items() if k in _AXES and not empty(v)
+        )
     else:
         given = "" if empty(value) else shown(value)
     keep = (
@@ -240,28 +332,61 @@ def _merged(factors: Any, copies: dict[tuple[str, str], Any]) -> dict[str, dict[
 
 
 def _conversion_edits(
-    file: str, present: list[str], factors: Any, copies: dict[tuple[str, str], Any]
+    file: str,
+    present: list[str],
+    factors: Any,
+    copies: dict[tuple[str, str], Any],
+    extras: list[Extra],
 ) -> tuple[Edit, ...]:
-    """Copy into ``conversionFactors`` (in the first older key's place when it is new), then
-    remove the older keys."""
-    edits: list[Edit] = []
-    removed = list(present)
+    """Copy into ``conversionFactors`` (in the first older key's place when it is new), keeping
+    ``extras`` there, then remove the older keys."""
     whole: dict[str, dict[str, Any]] = {"angle": {}, "drive": {}}
     for (axis, name), value in copies.items():  # in _SLOTS' order: factor, gearRatio, diameter
         whole[axis][name] = value
     whole = {axis: names for axis, names in whole.items() if names}
-    if copies and factors is MISSING:
-        first = removed.pop(0)
-        edits.append(Edit("rename", file, first, "conversionFactors"))
-        edits.append(Edit("set", file, "conversionFactors", whole))
-    elif copies and not isinstance(factors, dict):  # null
-        edits.append(Edit("set", file, "conversionFactors", whole))
-    elif copies:
-        for axis, names in whole.items():
-            if _axis(factors, axis) is MISSING and axis in factors:  # null: replaced whole
-                edits.append(Edit("set", file, f"conversionFactors.{axis}", names))
-                continue
-            for name, value in names.items():
-                edits.append(Edit("set", file, f"conversionFactors.{axis}.{name}", value))
+    edits, renamed = _placing(file, present[0], factors, whole, extras)
+    removed = present[1:] if renamed else present
     edits.extend(Edit("delete", file, key) for key in removed)
     return tuple(edits)
+
+
+def _placing(
+    file: str,
+    first: str,
+    factors: Any,
+    whole: dict[str, dict[str, Any]],
+    extras: list[Extra],
+) -> tuple[list[Edit], bool]:
+    """The edits writing ``whole`` (by axis) and ``extras`` into ``conversionFactors``, and
+    whether the older key ``first`` became ``conversionFactors`` (in its place) for it."""
+    if not whole and not extras:
+        return [], False
+    if factors is MISSING:
+        value = _new_factors(None, whole, extras)
+        return [
+            Edit("rename", file, first, "conversionFactors"),
+            Edit("set", file, "conversionFactors", value),
+        ], True
+    if not isinstance(factors, dict) or extras:  # null: replaced whole; else merged member-wise
+        return [Edit("set", file, "conversionFactors", _new_factors(factors, whole, extras))], False
+    edits: list[Edit] = []
+    for axis, names in whole.items():
+        if _axis(factors, axis) is MISSING and axis in factors:  # null: replaced whole
+            edits.append(Edit("set", file, f"conversionFactors.{axis}", names))
+            continue
+        for name, value in names.items():
+            edits.append(Edit("set", file, f"conversionFactors.{axis}.{name}", value))
+    return edits, False
+
+
+def _new_factors(
+    factors: Any, whole: dict[str, dict[str, Any]], extras: list[Extra]
+) -> dict[str, Any]:
+    """``conversionFactors`` as it will be: ``factors`` (None: new) with the copies of ``whole``
+    and the ``extras`` after its members (setting it changes only what differs)."""
+    result: dict[str, Any] = copy.deepcopy(factors) if isinstance(factors, dict) else {}
+    for axis, names in whole.items():
+        part = result.get(axis)
+        result[axis] = {**part, **names} if isinstance(part, dict) else names
+    result.update((name, value) for _, name, value in extras)
+    return result

@@ -176,6 +176,106 @@ def test_module_conversion_factor_beside_working_physical_factors_is_stale(
     )
 
 
+def test_unknown_members_of_the_old_object_are_kept_in_conversion_factors(tmp_path: Path) -> None:
+    files = season_2024()
+    files[PHYSICAL]["conversionFactor"] = {
+        "angle": ANGLE_FACTOR,
+        "note": "from CAD",
+        "drive": DRIVE_FACTOR,
+        "history": [16.8, {"by": "Sam"}],
+    }
+    directory = write(tmp_path / "old", files)
+    result = migrate(directory)
+    assert result.changed and result.remaining == ()
+    factors = _read(directory, PHYSICAL)["conversionFactors"]
+    assert factors == {
+        "angle": {"factor": ANGLE_FACTOR},
+        "note": "from CAD",
+        "drive": {"factor": DRIVE_FACTOR},
+        "history": [16.8, {"by": "Sam"}],
+    }
+    assert list(factors) == ["angle", "note", "drive", "history"]  # in their places
+    assert _step(result.steps, PHYSICAL, "conversionFactor").explanation.endswith(
+        "; conversionFactor.note, conversionFactor.history kept in conversionFactors (unknown to "
+        "YAGSL, which ignores them there too)"
+    )
+    config = load_directory(directory)  # loads, the unknown keys only warned about
+    assert {(w.field, w.message) for w in config.warnings} >= {
+        ("conversionFactors.note", f"unknown key `note` in {PHYSICAL} (ignored)"),
+        ("conversionFactors.history", f"unknown key `history` in {PHYSICAL} (ignored)"),
+    }
+    after = everything(directory)
+    assert not migrate(directory).changed and everything(directory) == after
+
+
+def test_unknown_members_of_a_stale_old_object_are_kept(tmp_path: Path) -> None:
+    files = current()
+    files[PHYSICAL]["conversionFactor"] = {"drive": 0.9, "angle": 360, "note": "old robot"}
+    files[module("frontright")]["conversionFactor"] = {"drive": 0.05, "angle": 0, "src": "CAD"}
+    directory = write(tmp_path / "old", files)
+    before = _read(directory, PHYSICAL)["conversionFactors"]
+    result = migrate(directory)
+    physical = _read(directory, PHYSICAL)
+    assert "conversionFactor" not in physical
+    assert physical["conversionFactors"] == {**before, "note": "old robot"}
+    assert list(physical["conversionFactors"])[-1] == "note"
+    frontright = _read(directory, module("frontright"))
+    assert "conversionFactor" not in frontright
+    assert frontright["conversionFactors"] == {"src": "CAD"}  # in the old key's place
+    assert list(frontright) == [
+        k if k != "conversionFactor" else "conversionFactors" for k in files[module("frontright")]
+    ]
+    assert _step(result.steps, module("frontright"), "conversionFactor").explanation.endswith(
+        "it said drive 0.05: to keep that as this module's own, set it in this file's "
+        "conversionFactors (angle and drive); conversionFactor.src kept in conversionFactors "
+        "(unknown to YAGSL, which ignores it there too)"
+    )
+    assert "conversionFactor.note kept in conversionFactors" in (
+        _step(result.steps, PHYSICAL, "conversionFactor").explanation
+    )
+    assert load_directory(directory).module("frontright").conversion == (
+        load_directory(copy_config(tmp_path)).module("frontright").conversion
+    )
+
+
+@pytest.mark.parametrize(
+    ("factors", "member", "why"),
+    [
+        (
+            {"note": "current"},
+            "from CAD",
+            "conversionFactor.note cannot be kept in conversionFactors, which already has a `note`",
+        ),
+        (5, "from CAD", "conversionFactor.note cannot be kept in conversionFactors, which is 5"),
+        (
+            None,
+            float("nan"),
+            "conversionFactor.note cannot be written back exactly (NaN, Infinity or a huge "
+            "integer)",
+        ),
+    ],
+)
+def test_an_old_object_whose_unknown_members_have_nowhere_to_go_is_left_alone(
+    tmp_path: Path, factors: Any, member: Any, why: str
+) -> None:
+    files = season_2024()
+    files[PHYSICAL] = {
+        "conversionFactors": factors,
+        **files[PHYSICAL],
+    }
+    files[PHYSICAL]["conversionFactor"]["note"] = member
+    directory = write(tmp_path / "old", files)
+    before = everything(directory)
+    (step,) = plan(directory)
+    assert (step.file, step.field, step.changes) == (PHYSICAL, "conversionFactor", False)
+    assert step.explanation == (
+        f"left alone: {why}, and nothing of conversionFactor is dropped; rename or move it by "
+        "hand, then run migrate again"
+    )
+    result = migrate(directory)
+    assert not result.changed and everything(directory) == before
+
+
 def test_an_old_angle_factor_of_360_is_copied_with_a_warning(tmp_path: Path) -> None:
     directory = write(tmp_path / "old", season_2024(angle=360))
     result = migrate(directory)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -59,6 +60,27 @@ def test_dry_run_prints_the_diff_and_writes_nothing(
     assert lines[0].startswith("modules/physicalproperties.json: conversionFactor: moved to ")
     assert "--- a/modules/physicalproperties.json" in lines
     assert lines[-1] == "migrate: would change 2 fields in 1 file (dry run, nothing written)"
+
+
+def test_an_unknown_member_of_the_old_object_is_kept_and_said(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    files = season_2024()
+    files[PHYSICAL]["conversionFactor"]["note"] = "from CAD"
+    directory = write(tmp_path / "old", files)
+    code, out, err = run(capsys, "migrate", str(directory), "--dry-run")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0].startswith(f"{PHYSICAL}: conversionFactor: moved to conversionFactors (")
+    assert lines[0].endswith(
+        "; conversionFactor.note kept in conversionFactors (unknown to YAGSL, which ignores it "
+        "there too)"
+    )
+    assert '     "note": "from CAD"' in lines  # a context line of the diff: not removed
+    assert not any("note" in line for line in lines if line.startswith(("-", "+")))
+    code, out, _ = run(capsys, "migrate", str(directory))
+    assert code == 0
+    assert json.loads((directory / PHYSICAL).read_text())["conversionFactors"]["note"] == "from CAD"
 
 
 def test_already_current_and_idempotent(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
