@@ -1,5 +1,7 @@
 """``conversionFactors``: reading them, and resolving each module's from its own and
-physicalproperties.json's as YAGSL does (a partial module override is dropped, with a warning).
+physicalproperties.json's as YAGSL does (a module override that does not work on its own, a
+partial or mixed one, is dropped beside physical properties that work, with a warning; one that
+works is used axis by axis, each axis whole from one file).
 
 A missing, zero or out-of-range conversion is an error naming what to set, never a silent Infinity
 or NaN; the pre-2024.5 ``conversionFactor`` is a warning when it is stale and an error pointing to
@@ -85,17 +87,24 @@ def read_conversion_factors(parent: ObjectView) -> ConversionFactors:
 
 
 def angle_given(factors: ConversionFactors) -> bool:
+    """Whether ``factors`` gives the angle conversion (YAGSL: the angle is not "empty")."""
     return factors.angle.factor != 0 or factors.angle.gear_ratio != 0
 
 
 def drive_given(factors: ConversionFactors) -> bool:
+    """Whether ``factors`` gives the drive conversion (YAGSL: the drive is not "empty")."""
     drive = factors.drive
     return drive.factor != 0 or (drive.gear_ratio != 0 and drive.diameter_in != 0)
 
 
 def works(factors: ConversionFactors) -> bool:
-    """YAGSL's test: a set of conversion factors gives both the angle and the drive conversion."""
-    return angle_given(factors) and drive_given(factors)
+    """YAGSL's ``ConversionFactorsJson.works()``: both ``factor``s, or all of drive ``gearRatio``,
+    ``diameter`` and angle ``gearRatio``. A mixed form (angle by ``factor``, drive by
+    ``gearRatio`` and ``diameter``, or the reverse) gives both conversions but does not work."""
+    angle, drive = factors.angle, factors.drive
+    return (angle.factor != 0 and drive.factor != 0) or (
+        drive.gear_ratio != 0 and drive.diameter_in != 0 and angle.gear_ratio != 0
+    )
 
 
 def _written(factors: ConversionFactors) -> bool:
@@ -103,6 +112,68 @@ def _written(factors: ConversionFactors) -> bool:
     return any(
         v != 0 for v in (angle.factor, angle.gear_ratio, drive.factor, drive.gear_ratio)
     ) or (drive.diameter_in != 0)
+
+
+def _pick(mine: float, theirs: float) -> float:
+    return mine if mine != 0 else theirs
+
+
+def effective_factors(own: ConversionFactors, physical: ConversionFactors) -> ConversionFactors:
+    """The ``conversionFactors`` a module uses, each axis whole from the file it is taken from.
+
+    As YAGSL's ``ModuleJson.createModuleConfiguration``: a module's own that work are used, axis
+    by axis, where they give that axis, else physicalproperties.json's (so each axis's factor, gear
+    ratio and diameter come from one file; a module's own that work give both axes, so in practice
+    they are used whole); a module's own that do not work beside physical ones that do are
+    dropped for the physical ones. Where neither works on its own (YAGSL would end with an
+    Infinity or NaN factor), the two are merged field by field instead."""
+    if works(own):
+        return ConversionFactors(
+            own.angle if angle_given(own) else physical.angle,
+            own.drive if drive_given(own) else physical.drive,
+        )
+    if works(physical):
+        return physical
+    angle = AngleConversion(
+        gear_ratio=_pick(own.angle.gear_ratio, physical.angle.gear_ratio),
+        factor=_pick(own.angle.factor, physical.angle.factor),
+    )
+    drive = DriveConversion(
+        gear_ratio=_pick(own.drive.gear_ratio, physical.drive.gear_ratio),
+        diameter_in=_pick(own.drive.diameter_in, physical.drive.diameter_in),
+        factor=_pick(own.drive.factor, physical.drive.factor),
+    )
+    return ConversionFactors(angle, drive)
+
+
+def _drive_is_own(own: ConversionFactors, physical: ConversionFactors) -> bool:
+    """Whether the drive conversion :func:`effective_factors` gives comes from the module file."""
+    if works(own):
+        return drive_given(own)
+    if works(physical):
+        return False
+    # Merged field by field: the drive is the module's when the field that decides it is.
+    if own.drive.factor != 0 or physical.drive.factor != 0:
+        return own.drive.factor != 0
+    return own.drive.gear_ratio != 0 or own.drive.diameter_in != 0
+
+
+def _ignored_override(own: ConversionFactors) -> str:
+    """The warning for a module's ``conversionFactors`` that YAGSL drops (it does not work)."""
+    if angle_given(own) and drive_given(own):
+        angle = "`factor`" if own.angle.factor != 0 else "`gearRatio`"
+        drive = "`factor`" if own.drive.factor != 0 else "`gearRatio` and `diameter`"
+        what = (
+            f"gives the angle by {angle} and the drive by {drive}, a mix YAGSL does not accept "
+            "as an override"
+        )
+    else:
+        what = "gives only part of the conversion"
+    return (
+        f"this module's `conversionFactors` {what}, so it is ignored and {PHYSICAL_FILE}'s is "
+        "used, as YAGSL does; to override here, YAGSL needs both `factor`s, or all of drive "
+        "`gearRatio` and `diameter` and angle `gearRatio`, in this module file"
+    )
 
 
 def resolve_conversion(
@@ -114,32 +185,24 @@ def resolve_conversion(
     physical_file: FileContext | None,
     legacy: tuple[str | None, str | None] = (None, None),
 ) -> ResolvedConversion | None:
-    """One module's conversion, chosen as YAGSL chooses it: a module's own ``conversionFactors``
-    that give both conversions win (field by field over physicalproperties'); a partial module
-    override beside working physical properties is dropped, with a warning. Where YAGSL would end
-    with an Infinity or NaN factor (neither file gives a conversion on its own), swervelib merges
-    field by field instead, or reports what is missing. ``legacy`` says whether the module file and
-    physicalproperties.json hold a pre-2024.5 ``conversionFactor``."""
+    """One module's conversion, chosen as YAGSL chooses it (:func:`effective_factors`): a
+    module's own ``conversionFactors`` that work win, axis by axis, over physicalproperties';
+    an override that does not work (a partial one, or the mixed form: angle by ``factor`` and
+    drive by ``gearRatio`` and ``diameter``, or the reverse) beside working physical properties
+    is dropped, with a warning. Where YAGSL would end with an Infinity or NaN factor (neither
+    file works on its own), swervelib merges field by field instead, or reports what is missing.
+    The gear ratios and wheel diameter come from the same file as their axis's conversion.
+    ``legacy`` says whether the module file and physicalproperties.json hold a pre-2024.5
+    ``conversionFactor``."""
     if works(physical) and not works(own) and _written(own):
-        module.warn(
-            "conversionFactors",
-            "this module's `conversionFactors` gives only part of the conversion, so it is "
-            f"ignored and {PHYSICAL_FILE}'s is used, as YAGSL does; give both angle and drive "
-            "here to override",
-        )
-        own = ConversionFactors()
-
-    def pick(mine: float, theirs: float) -> float:
-        return mine if mine != 0 else theirs
-
-    angle_factor = pick(own.angle.factor, physical.angle.factor)
-    angle_ratio = pick(own.angle.gear_ratio, physical.angle.gear_ratio)
-    drive_factor = pick(own.drive.factor, physical.drive.factor)
-    drive_ratio = pick(own.drive.gear_ratio, physical.drive.gear_ratio)
-    diameter = pick(own.drive.diameter_in, physical.drive.diameter_in)
+        module.warn("conversionFactors", _ignored_override(own))
+    factors = effective_factors(own, physical)
+    angle_factor, angle_ratio = factors.angle.factor, factors.angle.gear_ratio
+    drive_factor = factors.drive.factor
+    drive_ratio, diameter = factors.drive.gear_ratio, factors.drive.diameter_in
     where = f"{PHYSICAL_FILE} or this module file"
-    angle_missing = angle_factor == 0 and angle_ratio == 0
-    drive_missing = drive_factor == 0 and (drive_ratio == 0 or diameter == 0)
+    angle_missing = not angle_given(factors)
+    drive_missing = not drive_given(factors)
     if (angle_missing or drive_missing) and any(legacy):
         _legacy_only(module, legacy, reporter, physical_file)
         return None
@@ -164,13 +227,11 @@ def resolve_conversion(
     if drive_factor != 0:
         drive_m = drive_factor
         how = f"factor {drive_factor:g}"
-        mine = own.drive.factor != 0
     else:
         drive_m = math.pi * diameter * INCH / drive_ratio
         how = f"gearRatio {drive_ratio:g} and diameter {diameter:g} in"
-        mine = own.drive.gear_ratio != 0 or own.drive.diameter_in != 0
     source = Source(module.context, ("conversionFactors", "drive"))
-    if not mine and physical_file is not None:
+    if not _drive_is_own(own, physical) and physical_file is not None:
         source = Source(physical_file, ("conversionFactors", "drive"))
     if not combined.drive_conversion_ok(reporter, source, drive_m, drive_type, how):
         return None

@@ -16,6 +16,7 @@ from typing import Final
 
 from swervelib.config.brushed import NAMES
 from swervelib.config.catalog import BRUSHED_ENCODERS, ENCODER_TYPES, MOTOR_TYPES
+from swervelib.config.conversions import effective_factors
 from swervelib.config.fields import ObjectView
 from swervelib.config.model import (
     ConversionFactors,
@@ -108,11 +109,12 @@ def read_steering(
 def _written_gear_ratio(
     own: ConversionFactors | None, physical: ConversionFactors | None
 ) -> float | None:
-    """An angle ``gearRatio`` written in the module file or physicalproperties.json, if any."""
-    for factors in (own, physical):
-        if factors is not None and factors.angle.gear_ratio not in (0.0, 1.0):
-            return factors.angle.gear_ratio
-    return None
+    """The angle ``gearRatio`` written beside the angle conversion the module uses (in the same
+    file, :func:`~swervelib.config.conversions.effective_factors`), if any."""
+    if own is None or physical is None:
+        return None
+    ratio = effective_factors(own, physical).angle.gear_ratio
+    return ratio if ratio not in (0.0, 1.0) else None
 
 
 def _brushed_angle_ok(
