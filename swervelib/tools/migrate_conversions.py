@@ -81,13 +81,33 @@ def _slot(factors: Any, axis: str, name: str) -> Any:
 
 
 def _gives(factors: Any) -> tuple[bool, bool]:
-    """Whether ``conversionFactors`` gives the angle and the drive conversion (as the loader's
-    ``works``: a factor, or the gear ratio, and for the drive the gear ratio and diameter)."""
+    """Whether ``conversionFactors`` gives the angle and the drive conversion, each on its own
+    (the loader's ``angle_given`` / ``drive_given``: a factor, or the gear ratio, and for the
+    drive the gear ratio and diameter). Giving both is not always an override YAGSL accepts in a
+    module file: see :func:`_works`."""
     angle = any(positive(_slot(factors, "angle", n)) for n in ("factor", "gearRatio"))
     drive = positive(_slot(factors, "drive", "factor")) is not None or all(
         positive(_slot(factors, "drive", n)) for n in ("gearRatio", "diameter")
     )
     return angle, drive
+
+
+def _works(factors: Any) -> bool:
+    """YAGSL's ``works()`` (the loader's ``works``): both factors, or all of drive gearRatio and
+    diameter and angle gearRatio. A module's ``conversionFactors`` that gives both conversions in
+    a mix of the two forms does not work, and is ignored beside physical properties that do."""
+    factors_given = all(positive(_slot(factors, axis, "factor")) for axis in _AXES)
+    return factors_given or all(
+        positive(_slot(factors, axis, name))
+        for axis, name in (("drive", "gearRatio"), ("drive", "diameter"), ("angle", "gearRatio"))
+    )
+
+
+_MIXED_NOTE: Final = (
+    "this module's conversionFactors mixes factor with gearRatio/diameter, which YAGSL 2025+ and "
+    f"the loader ignore beside a {PHYSICAL_FILE} conversionFactors that works: a module's "
+    "override needs both factors, or all of drive gearRatio and diameter and angle gearRatio"
+)
 
 
 ABSOLUTE_STEERING_NOTE: Final = (
@@ -244,7 +264,7 @@ def conversion_steps(
         )
         return [MigrationStep(file, ", ".join(present), text)], all(_gives(factors))
     if all(_gives(factors)):
-        stale = [_stale(file, key) for key in present]
+        stale = [_stale(file, key, mixed=module and not _works(factors)) for key in present]
         return _keeping(stale, file, factors, extras), True
     if module and physical_works:
         stale = [_stale_beside_physical(file, key, data[key]) for key in present]
@@ -270,6 +290,8 @@ def conversion_steps(
         )
     elif missing and not module and needed:
         said.append("still missing: " + " and ".join(_MISSING_HINT[a] for a in missing))
+    elif module and not missing and not _works(_merged(factors, taken.copies)):
+        said.append(_MIXED_NOTE)
     edits = _conversion_edits(file, present, factors, taken.copies, extras)
     step = MigrationStep(file, ", ".join(present), "; ".join([text, *said]), edits)
     return [step], angle and drive
@@ -289,11 +311,14 @@ def _keeping(
     return [kept, *steps[1:]]
 
 
-def _stale(file: str, key: str) -> MigrationStep:
+def _stale(file: str, key: str, *, mixed: bool = False) -> MigrationStep:
+    """``mixed``: a module file whose conversionFactors gives both conversions in a mix of the
+    two forms (see :func:`_works`), said since it may not be used."""
+    text = f"removed: stale, conversionFactors already gives both conversions ({_FORMAT_OF[key]})"
     return MigrationStep(
         file,
         key,
-        f"removed: stale, conversionFactors already gives both conversions ({_FORMAT_OF[key]})",
+        f"{text}; {_MIXED_NOTE}" if mixed else text,
         (Edit("delete", file, key),),
     )
 

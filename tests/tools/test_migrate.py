@@ -176,6 +176,59 @@ def test_module_conversion_factor_beside_working_physical_factors_is_stale(
     )
 
 
+MIXED_NOTE = (
+    "this module's conversionFactors mixes factor with gearRatio/diameter, which YAGSL 2025+ and "
+    "the loader ignore beside a modules/physicalproperties.json conversionFactors that works: a "
+    "module's override needs both factors, or all of drive gearRatio and diameter and angle "
+    "gearRatio"
+)
+
+
+def test_a_module_s_mixed_conversion_factors_is_said_beside_a_stale_old_key(
+    tmp_path: Path,
+) -> None:
+    """A module's conversionFactors giving the angle by factor and the drive by gear ratio gives
+    both conversions but is not an override YAGSL accepts: removing the old key says so."""
+    files = current()
+    files[module("frontright")]["conversionFactors"] = {
+        "angle": {"factor": 16.8},
+        "drive": {"gearRatio": 6.75, "diameter": 4},
+    }
+    files[module("frontright")]["conversionFactor"] = {"drive": 0.05, "angle": 12.5}
+    directory = write(tmp_path / "old", files)
+    result = migrate(directory)
+    assert "conversionFactor" not in _read(directory, module("frontright"))
+    assert _step(result.steps, module("frontright"), "conversionFactor").explanation == (
+        "removed: stale, conversionFactors already gives both conversions (the pre-2024.5 "
+        f"format, which YAGSL 2025+ and swervelib ignore); {MIXED_NOTE}"
+    )
+
+
+def test_an_old_key_moved_into_a_mixed_module_override_says_it_may_be_ignored(
+    tmp_path: Path,
+) -> None:
+    """Moving the old angle factor beside a drive given by gear ratio makes a mix, which the
+    loader ignores (with a warning) once physicalproperties.json's works: the step says so."""
+    files = season_2024()
+    files[module("frontright")]["conversionFactors"] = {"drive": {"gearRatio": 6.75, "diameter": 4}}
+    files[module("frontright")]["conversionFactor"] = {"drive": 0.05, "angle": 12.5}
+    directory = write(tmp_path / "old", files)
+    result = migrate(directory)
+    assert _read(directory, module("frontright"))["conversionFactors"] == {
+        "drive": {"gearRatio": 6.75, "diameter": 4},
+        "angle": {"factor": 12.5},
+    }
+    explanation = _step(result.steps, module("frontright"), "conversionFactor").explanation
+    assert explanation.endswith(MIXED_NOTE), explanation
+    config = load_directory(directory)
+    assert config.module("frontright").conversion == config.module("frontleft").conversion
+    assert any(
+        "a mix YAGSL does not accept" in w.message
+        for w in config.warnings
+        if w.file == module("frontright")
+    )
+
+
 def test_unknown_members_of_the_old_object_are_kept_in_conversion_factors(tmp_path: Path) -> None:
     files = season_2024()
     files[PHYSICAL]["conversionFactor"] = {
