@@ -50,6 +50,12 @@ the robot publishes ``Raw Absolute Encoder`` in the direction of its *current*
 inverted absolute encoder reads ``360 − r`` for a raw ``r``). Offsets are written in [0°, 360°),
 rounded to 0.01°; one less than a count of the module's encoder away from the offset in the file
 (:mod:`swervelib.tools.resolution`: 0.088° for a CANcoder) is noise, and the file keeps its own.
+When the capture is skipped (or captured no offset for a module) and the session toggles that
+module's ``absoluteEncoderInverted``, the offset in the file, a wheel-forward reading in the old
+direction, is converted the same way: ``(360 − old) mod 360``, rounded to 0.01° (0° and 180° stay
+as they are), with a reason that the skip's explanation and :meth:`CalibrationSession.summary` show
+(:func:`converted_offset_decision`); writing the flag alone would leave the module
+``360 − 2 × offset`` degrees off.
 
 Each :class:`Observation` has ``verdict`` (a :class:`Verdict`), ``accepted``, the ``movements``
 (``before``, ``after``, signed ``change``, ``travel``) of every watched value, the ``decisions``
@@ -67,7 +73,8 @@ encoders disagree (inconsistent), or when a value is missing or implausible (no 
 ``begin`` / ``finish`` each take ``settle_samples`` readings ``sample_interval_s`` apart (4 readings
 0.05 s apart by default); :meth:`CalibrationSession.sample` (called by :meth:`CalibrationSession.live`) adds
 readings in between, which lets a wrapping absolute encoder be followed through more than half a
-turn. Steps must be done in order; :meth:`CalibrationSession.skip` skips one (nothing is decided).
+turn. Steps must be done in order; :meth:`CalibrationSession.skip` skips one (nothing is decided,
+but a skipped capture still converts the offsets above).
 
 ``apply(confirm, dry_run=False)`` refuses while steps are left; otherwise, when something changes,
 it calls ``confirm(summary)`` (or takes a bool) and writes every change in one
@@ -622,6 +629,11 @@ class CalibrationSession:
             self._check_order(step)
             self._attempt = None
             observation = Observation(step, Verdict.SKIPPED, f"{step.title}: skipped")
+            if step.kind is StepKind.CAPTURE_OFFSETS:  # say which offsets apply() converts
+                converted = [d.reason for d in self._offset_conversions()]
+                observation = Observation(
+                    step, Verdict.SKIPPED, "\n".join([observation.explanation, *converted])
+                )
             self.observations.append(observation)
             self._accepted[step.index] = observation
             return observation
@@ -838,6 +850,39 @@ class CalibrationSession:
                     return bool(d.new)
         return config.absolute_encoder_inverted
 
+    def _converted_offsets(self) -> tuple[Decision, ...]:
+        """Once the capture step is over: ``absoluteEncoderOffset`` converted to the new direction
+        for every module whose ``absoluteEncoderInverted`` this session changes but whose offset
+        was not captured (the capture was skipped), in module order."""
+        capture = next((s for s in self.steps if s.kind is StepKind.CAPTURE_OFFSETS), None)
+        if capture is not None and capture.index not in self._accepted:
+            return ()  # not yet: the capture may still read them
+        return self._offset_conversions()
+
+    def _offset_conversions(self) -> tuple[Decision, ...]:
+        """The conversions of :meth:`_converted_offsets`, whether or not the capture is over."""
+        captured = {
+            d.file
+            for o in self._accepted.values()
+            if o.step.kind is StepKind.CAPTURE_OFFSETS
+            for d in o.decisions
+            if d.field == "absoluteEncoderOffset"
+        }
+        result = []
+        for config in self.config.modules:
+            new_inverted = self.planned_encoder_inverted(config.name)
+            if new_inverted == config.absolute_encoder_inverted or config.file in captured:
+                continue
+            result.append(
+                converted_offset_decision(
+                    config.file,
+                    config.name,
+                    config.absolute_encoder_offset_deg,
+                    new_inverted=new_inverted,
+                )
+            )
+        return tuple(result)
+
     def _offset_decision(self, module: str, raw_deg: float) -> Decision:
         config = self._modules[module]
         return offset_decision(
@@ -852,9 +897,10 @@ class CalibrationSession:
 
     # -- the result --------------------------------------------------------------------------------
     def decisions(self) -> tuple[Decision, ...]:
-        """Every decision of the accepted observations (changed or not), in step order."""
+        """Every decision of the accepted observations (changed or not), in step order, then the
+        offsets converted because the capture was skipped (see the module docstring)."""
         ordered = sorted(self._accepted.values(), key=lambda o: o.step.index)
-        return tuple(d for o in ordered for d in o.decisions)
+        return (*(d for o in ordered for d in o.decisions), *self._converted_offsets())
 
     def changes(self) -> tuple[Decision, ...]:
         """The decisions that change a value, each field written under every spelling it has."""
@@ -891,6 +937,7 @@ class CalibrationSession:
         skipped = [o.step.title for o in self._accepted.values() if o.verdict is Verdict.SKIPPED]
         if skipped:
             lines.append(f"Skipped (nothing decided): {', '.join(skipped)}.")
+        lines.extend(d.reason for d in self._converted_offsets() if d.changed)
         return "\n".join(lines)
 
     def apply(
@@ -953,3 +1000,25 @@ def offset_decision(
                 ", away)"
             )
     return Decision(decision.file, decision.field, decision.old, decision.new, f"{how}: {verdict}")
+
+
+def converted_offset_decision(
+    file: str, module: str, old_offset: float, *, new_inverted: bool
+) -> Decision:
+    """``absoluteEncoderOffset`` for a module whose ``absoluteEncoderInverted`` becomes
+    ``new_inverted`` without a captured reading: ``old_offset``, the wheel-forward reading in the
+    old direction, converted to the new one (``(360 − old) mod 360``, rounded to 0.01° like a
+    captured offset; 0° and 180° stay as they are)."""
+    value = round(inverted_reading(wrap_360(float(old_offset))), 2)
+    value = 0.0 if value >= 360.0 else value
+    decision = Decision(file, "absoluteEncoderOffset", float(old_offset), value, "")
+    why = f"{module}: no offset captured, and absoluteEncoderInverted becomes {_json(new_inverted)}"
+    if decision.changed:
+        verdict = (
+            f"absoluteEncoderOffset {_json(old_offset)} → {_json(value)} (the same wheel-forward "
+            f"position, read in the new direction: 360° − {_json(old_offset)}°)"
+        )
+    else:
+        decision = Decision(file, "absoluteEncoderOffset", float(old_offset), float(old_offset), "")
+        verdict = f"absoluteEncoderOffset stays {_json(old_offset)} (the same in either direction)"
+    return Decision(decision.file, decision.field, decision.old, decision.new, f"{why}: {verdict}")

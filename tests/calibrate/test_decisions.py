@@ -29,6 +29,7 @@ from swervelib.tools.calibrate import (
     Thresholds,
     Verdict,
     circular_mean_deg,
+    converted_offset_decision,
     inverted_reading,
     offset_decision,
 )
@@ -466,10 +467,21 @@ def test_offset_decision_converts_when_the_encoder_inversion_flips() -> None:
     assert not unchanged.changed and unchanged.new == 270.0 and "stays 270" in unchanged.reason
 
 
-def full_run(session: CalibrationSession, robot: MemoryTelemetry, *, encoder_flip: str) -> None:
-    """Every step, by a person on a robot whose ``encoder_flip`` module's encoder is reversed."""
+def full_run(
+    session: CalibrationSession,
+    robot: MemoryTelemetry,
+    *,
+    encoder_flip: str,
+    skip_capture: bool = False,
+) -> None:
+    """Every step, by a person on a robot whose ``encoder_flip`` module's encoder is reversed
+    (``skip_capture``: skipping the offset capture)."""
     while (step := session.next_step()) is not None:
         module = step.module
+        if skip_capture and step.kind is StepKind.CAPTURE_OFFSETS:
+            obs = session.skip(step)
+            assert obs.verdict is Verdict.SKIPPED
+            continue
         if step.kind is StepKind.TURN_MODULE and module is not None:
             absolute = -90.0 if module == encoder_flip else 90.0
             obs = attempt(session, step, partial(turn, robot, module, 90.0, absolute))
@@ -502,6 +514,94 @@ def test_captured_offset_is_converted_when_the_session_flips_the_encoder(
     assert offsets["modules/frontright.json"] == 349.0  # 11° in the old direction
     assert offsets["modules/backleft.json"] == 12.0
     assert "with absoluteEncoderInverted = true that is 349.0°" in capture.explanation
+
+
+@pytest.mark.parametrize(
+    ("old", "new"),
+    [
+        (160.0, 200.0),
+        (270.0, 90.0),
+        (123.456, 236.54),  # rounded to 0.01° like a captured offset
+        (359.99, 0.01),
+        (-20.0, 20.0),  # an offset written in (−180°, 180°]: written in [0°, 360°)
+        (0.0, 0.0),  # the same position in either direction
+        (180.0, 180.0),
+    ],
+)
+def test_converted_offset_decision(old: float, new: float) -> None:
+    decision = converted_offset_decision("m.json", "m", old, new_inverted=True)
+    assert (decision.file, decision.field, decision.old) == ("m.json", "absoluteEncoderOffset", old)
+    assert decision.new == pytest.approx(new, abs=1e-9)
+    assert "no offset captured, and absoluteEncoderInverted becomes true" in decision.reason
+    if old in (0.0, 180.0):
+        assert not decision.changed and decision.new == old
+        assert f"absoluteEncoderOffset stays {old:g} (the same in either direction)" in (
+            decision.reason
+        )
+    else:
+        assert decision.changed and "read in the new direction" in decision.reason
+
+
+def test_skipped_capture_converts_the_offset_of_a_flipped_encoder(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """frontleft's encoder is reversed and its offset (270°, a wheel-forward reading in the old
+    direction) is not captured: 90°, the same position read in the new direction, is written with
+    the flag, so the module keeps pointing where it did (not 360° − 2 × 270° off)."""
+    before = snapshot_files(config_dir)
+    session = make(config_dir, robot)
+    full_run(session, robot, encoder_flip="frontleft", skip_capture=True)
+    capture = session.accepted(session.steps[-1])
+    assert capture is not None and capture.verdict is Verdict.SKIPPED
+    assert "frontleft: no offset captured" in capture.explanation
+    changes = {(c.file, c.field): (c.old, c.new) for c in session.changes()}
+    assert changes == {
+        ("modules/frontleft.json", "absoluteEncoderInverted"): (False, True),
+        ("modules/frontleft.json", "absoluteEncoderOffset"): (270.0, 90.0),
+    }
+    summary = session.summary()
+    assert "modules/frontleft.json  absoluteEncoderOffset: 270 → 90" in summary
+    assert (
+        "frontleft: no offset captured, and absoluteEncoderInverted becomes true: "
+        "absoluteEncoderOffset 270 → 90"
+    ) in summary
+    dry = session.apply(confirm=True, dry_run=True)
+    assert dry is not None and not dry.written
+    assert '+  "absoluteEncoderOffset": 90.0,' in dry.diff
+    assert '+  "absoluteEncoderInverted": true' in dry.diff
+    assert snapshot_files(config_dir) == before
+    result = session.apply(confirm=True)
+    assert result is not None and result.written
+    frontleft = load_directory(config_dir).module("frontleft")
+    assert frontleft.absolute_encoder_inverted is True
+    assert frontleft.absolute_encoder_offset_deg == 90.0
+    others = {m.name: m.absolute_encoder_offset_deg for m in load_directory(config_dir).modules}
+    assert others == {"frontleft": 90.0, "frontright": 0.0, "backleft": 180.0, "backright": 90.0}
+
+
+def test_skipped_capture_keeps_an_offset_of_zero(config_dir: Path, robot: MemoryTelemetry) -> None:
+    """frontright's offset is 0°, the same in either direction: only its flag changes."""
+    session = make(config_dir, robot)
+    full_run(session, robot, encoder_flip="frontright", skip_capture=True)
+    assert [(c.file, c.field) for c in session.changes()] == [
+        ("modules/frontright.json", "absoluteEncoderInverted")
+    ]
+    kept = [d for d in session.decisions() if d.field == "absoluteEncoderOffset"]
+    assert [(d.file, d.old, d.new, d.changed) for d in kept] == [
+        ("modules/frontright.json", 0.0, 0.0, False)
+    ]
+    assert "no offset captured" not in session.summary()  # nothing converted to show
+
+
+def test_offsets_are_not_converted_before_the_capture_step(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """While the capture may still read the offset, nothing is converted."""
+    session = make(config_dir, robot)
+    step = advance_to(session, StepKind.TURN_MODULE, "frontleft")
+    obs = attempt(session, step, partial(turn, robot, "frontleft", 90.0, -90.0))
+    assert obs.decisions[1].new is True
+    assert all(d.field != "absoluteEncoderOffset" for d in session.decisions())
 
 
 def test_capture_refuses_moving_wheels(config_dir: Path, robot: MemoryTelemetry) -> None:
