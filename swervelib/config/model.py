@@ -246,6 +246,15 @@ class ModuleConfig:
         return ENCODER_TYPES[self.encoder.type]
 
     @property
+    def angle_encoder_is_absolute(self) -> bool:
+        """The angle motor has no encoder of its own: a brushed Spark MAX (``sparkmax_brushed``)
+        with none named steers on the absolute encoder on its data port, so its "angle motor
+        encoder" (``Raw Angle Encoder``) *is* that absolute encoder, after
+        ``absoluteEncoderInverted``: turning the module by hand says nothing about the motor's
+        direction (``inverted.angle``)."""
+        return self.angle_motor_type.brushed and self.angle.brushed_encoder is None
+
+    @property
     def max_drive_speed_mps(self) -> float:
         """The wheel's free speed at 12 V, from the drive motor model and the drive conversion."""
         free_rps = MOTOR_FREE_SPEED_RPS[self.drive_motor_type.motor]

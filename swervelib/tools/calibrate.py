@@ -35,6 +35,15 @@ must *not* move, e.g. the other modules), ``decides`` (the configuration fields 
    turn: decides ``inverted.angle`` from ``Raw Angle Encoder`` and ``absoluteEncoderInverted`` from
    ``Raw Absolute Encoder`` (the shortest signed change, so 350° → 80° is +90°); then
    ``spin_wheel`` — roll its wheel forward: decides ``inverted.drive`` from ``Raw Drive Encoder``.
+   A module whose angle motor has no encoder of its own (a brushed Spark MAX, ``sparkmax_brushed``
+   with none named: :attr:`~swervelib.config.model.ModuleConfig.angle_encoder_is_absolute`) steers
+   on the absolute encoder on its data port, and its ``Raw Angle Encoder`` *is* that encoder
+   (after ``absoluteEncoderInverted``): turning it by hand says nothing about the motor. Its turn
+   watches and decides only ``absoluteEncoderInverted``; the step's text, its explanation and
+   :meth:`CalibrationSession.summary` (:meth:`CalibrationSession.manual_checks`) tell the person
+   that its ``inverted.angle`` cannot be judged by hand and how to check it: enabled, on blocks, a
+   small steering command, which the module must turn towards (the runaway Alert says when it
+   turns away).
 4. ``rotate_robot`` — rotate the whole robot counter-clockwise: decides ``invertedIMU`` (or
    ``invertIMU``, whichever spelling the file uses; both if both) from ``Raw IMU Yaw`` (unwrapped).
 5. ``capture_offsets`` — every wheel pointing forward again: each ``Raw Absolute Encoder`` becomes
@@ -145,6 +154,38 @@ BRAKE_WARNING = (
     "afterwards (restarting the robot code does that too)."
 )
 BRAKE_REMINDER = "The drive motors are in brake mode (unless you put them in coast): roll slowly."
+
+# A brushed Spark MAX angle motor with no encoder of its own steers on the absolute encoder on its
+# data port (ModuleConfig.angle_encoder_is_absolute): its Raw Angle Encoder is that encoder, so
+# turning the module by hand cannot show which way the motor turns. {module} is the module's name.
+ANGLE_NOT_JUDGED = (
+    "{module}'s angle motor (a brushed Spark MAX with no encoder of its own) steers on this "
+    "absolute encoder, so its Raw Angle Encoder is the absolute encoder too: this turn checks "
+    "absoluteEncoderInverted only. Its inverted.angle cannot be judged by hand; the summary at "
+    "the end says how to check it."
+)
+# The same, in the turn's explanation (after the step's text has said it in full).
+ANGLE_NOT_JUDGED_SHORT = (
+    "{module} inverted.angle: not judged (its Raw Angle Encoder is its absolute encoder); the "
+    "summary says how to check it."
+)
+# {modules}: their names; {each}: "this module" or "each of these modules".
+ANGLE_CHECK = (
+    "Not judged: inverted.angle of {modules}. The angle motor of {each} is a brushed Spark MAX "
+    "with no encoder of its own: it steers on the absolute encoder on its data port, so turning "
+    "the module by hand does not show which way the motor turns. Check it after this session, "
+    "once the robot code runs its result: with the robot on blocks, enable it and give a small "
+    "steering command (drive slowly to the left, robot-relative, or point every module at 30° "
+    "with SwerveDrive.set_module_states). Each module must turn towards its set-point and stop "
+    "there. One that turns away from it (spinning or shaking) has the wrong inverted.angle: "
+    "change it, restart the robot code and check again; the robot's Alert \"<module> angle is "
+    'running away from its setpoint" says so too.'
+)
+# {modules}: the modules of ANGLE_CHECK whose absoluteEncoderInverted this session changes.
+ANGLE_FOLLOWS_ENCODER = (
+    "The motor must turn the way the absolute encoder counts: if {modules} steered well before, "
+    "changing absoluteEncoderInverted means inverted.angle must change too."
+)
 
 
 class CalibrationError(Exception):
@@ -445,6 +486,28 @@ class CalibrationSession:
     def _has_encoder(self, module: str) -> bool:
         return self._modules[module].encoder_type.bus is not Bus.NONE
 
+    def _angle_on_absolute(self, module: str) -> bool:
+        """The module's Raw Angle Encoder is its absolute encoder (a brushed Spark MAX angle
+        motor with no encoder of its own): ``inverted.angle`` cannot be judged by hand."""
+        return self._has_encoder(module) and self._modules[module].angle_encoder_is_absolute
+
+    def manual_checks(self) -> tuple[str, ...]:
+        """What this session cannot judge by hand, and how to check it (also in :meth:`summary`):
+        ``inverted.angle`` of the modules whose angle motor steers on the absolute encoder."""
+        names = [n for n in self._modules if self._angle_on_absolute(n)]
+        if not names:
+            return ()
+        each = "this module" if len(names) == 1 else "each of these modules"
+        text = ANGLE_CHECK.format(modules=", ".join(names), each=each)
+        flipped = [
+            n
+            for n in names
+            if self.planned_encoder_inverted(n) != self._modules[n].absolute_encoder_inverted
+        ]
+        if flipped:
+            text += " " + ANGLE_FOLLOWS_ENCODER.format(modules=", ".join(flipped))
+        return (text,)
+
     def _build_steps(self) -> tuple[Step, ...]:
         t = self.thresholds
         names = list(self._modules)
@@ -483,8 +546,12 @@ class CalibrationSession:
             "robot's front, with the wheel's bevel gear facing left.",
         )
         for number, name in enumerate(names):
-            watches = [Signal(name, RAW_ANGLE)]
-            decides = ["inverted.angle"]
+            watches: list[Signal] = []
+            decides: list[str] = []
+            angle_judged = not self._angle_on_absolute(name)
+            if angle_judged:
+                watches.append(Signal(name, RAW_ANGLE))
+                decides.append("inverted.angle")
             if self._has_encoder(name):
                 watches.append(Signal(name, RAW_ABSOLUTE))
                 decides.append("absoluteEncoderInverted")
@@ -495,7 +562,7 @@ class CalibrationSession:
                 "still.",
                 f"Turn the {name} module counter-clockwise (seen from above) by hand, about a "
                 f"quarter turn (at least {t.min_turn_deg:g}°, less than half a turn), then hold it "
-                "still.",
+                "still." + ("" if angle_judged else "\n" + ANGLE_NOT_JUDGED.format(module=name)),
                 watches=tuple(watches),
                 still=tuple(Signal(o, RAW_ANGLE) for o in names if o != name),
                 decides=tuple(decides),
@@ -745,17 +812,21 @@ class CalibrationSession:
                     "one direction only.",
                     judged,
                 )
-        if step.kind is StepKind.TURN_MODULE and len(judged) > 1:
-            absolute = judged[1]
-            if absolute.largest_jump > t.max_jump_deg:
-                return self._refuse(
-                    attempt,
-                    Verdict.INCONSISTENT,
-                    f"{absolute.signal.label} jumped {_fmt(absolute.largest_jump, '°')} between "
-                    "two readings, too far to tell its direction through 0°/360°: turn about a "
-                    "quarter turn, not more.",
-                    judged,
-                )
+        absolute = next((m for m in judged if m.signal.name == RAW_ABSOLUTE), None)
+        if (
+            step.kind is StepKind.TURN_MODULE
+            and absolute is not None
+            and absolute.largest_jump > t.max_jump_deg
+        ):
+            return self._refuse(
+                attempt,
+                Verdict.INCONSISTENT,
+                f"{absolute.signal.label} jumped {_fmt(absolute.largest_jump, '°')} between "
+                "two readings, too far to tell its direction through 0°/360°: turn about a "
+                "quarter turn, not more.",
+                judged,
+            )
+        if step.kind is StepKind.TURN_MODULE and absolute is not None and absolute is not target:
             if abs(absolute.change) < minimum:
                 return self._refuse(
                     attempt,
@@ -777,6 +848,8 @@ class CalibrationSession:
                 )
         decisions = tuple(self._flag_decision(step, m) for m in judged)
         explanation = "\n".join(d.reason for d in decisions)
+        if step.kind is StepKind.TURN_MODULE and self._angle_on_absolute(step.module or ""):
+            explanation += "\n" + ANGLE_NOT_JUDGED_SHORT.format(module=step.module)
         return Observation(
             step, Verdict.DECIDED, explanation, tuple(judged), decisions, attempt.number
         )
@@ -922,7 +995,13 @@ class CalibrationSession:
         changes = self.changes()
         kept = sum(1 for d in self.decisions() if not d.changed)
         if not changes:
-            return f"Nothing to change in {self.directory}: all {kept} settings checked are right."
+            return "\n".join(
+                (
+                    f"Nothing to change in {self.directory}: all {kept} settings checked are "
+                    "right.",
+                    *self.manual_checks(),
+                )
+            )
         width = max(len(d.file) for d in changes)
         files_in_order = list(dict.fromkeys(d.file for d in changes))
         lines = [f"Changes to write in {self.directory}:"]
@@ -938,6 +1017,7 @@ class CalibrationSession:
         if skipped:
             lines.append(f"Skipped (nothing decided): {', '.join(skipped)}.")
         lines.extend(d.reason for d in self._converted_offsets() if d.changed)
+        lines.extend(self.manual_checks())
         return "\n".join(lines)
 
     def apply(

@@ -46,6 +46,7 @@ from swervelib.tools.telemetry_client import (
     validate,
 )
 from tests.conftest import DEPLOY, FIXTURES
+from tests.json_files import edit_json
 
 REV_NAVX = DEPLOY / "vortex_throughbore_navx"
 NAMES = ("frontleft", "frontright", "backleft", "backright")
@@ -368,6 +369,130 @@ def test_module_without_absolute_encoder_decides_only_the_angle(tmp_path: Path) 
     assert obs.verdict is Verdict.DECIDED and len(obs.decisions) == 1
     capture = session.steps[-1]
     assert Signal("backright", RAW_ABSOLUTE) not in capture.watches
+
+
+def brushed_angle(directory: Path, *names: str, own_encoder: str | None = None) -> Path:
+    """``names``' angle motors become brushed Spark MAXes (``own_encoder``: the encoder named in
+    their ``canbus``; None: none, steering on the absolute encoder on the data port) with an
+    encoder on the data port (``attached``)."""
+    for name in names:
+
+        def change(data: dict[str, object]) -> None:
+            angle = data["angle"]
+            assert isinstance(angle, dict)
+            data["angle"] = {"type": "sparkmax_brushed", "id": angle["id"], "canbus": own_encoder}
+            data["encoder"] = {"type": "attached", "id": 0}
+
+        edit_json(directory / "modules" / f"{name}.json", change)
+    return directory
+
+
+def test_a_brushed_angle_motor_without_an_encoder_has_its_inverted_angle_not_judged(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """frontleft steers on its absolute encoder (a brushed Spark MAX with no encoder of its own):
+    its Raw Angle Encoder is that encoder, after absoluteEncoderInverted. Turned by hand with the
+    encoder reversed, both readings go down; only absoluteEncoderInverted may change, and the
+    person is told how to check inverted.angle instead."""
+    brushed_angle(config_dir, "frontleft")
+    assert load_directory(config_dir).module("frontleft").angle_encoder_is_absolute
+    session = make(config_dir, robot)
+    step = advance_to(session, StepKind.TURN_MODULE, "frontleft")
+    assert step.watches == (Signal("frontleft", RAW_ABSOLUTE),)
+    assert step.decides == ("absoluteEncoderInverted",)
+    assert Signal("frontright", RAW_ANGLE) in step.still
+    assert "frontleft's angle motor (a brushed Spark MAX with no encoder of its own)" in step.text
+    assert "inverted.angle cannot be judged by hand" in step.text
+    obs = attempt(session, step, partial(turn, robot, "frontleft", -90.0))  # the encoder, reversed
+    assert obs.verdict is Verdict.DECIDED, obs.explanation
+    (decision,) = obs.decisions
+    assert (decision.field, decision.old, decision.new) == ("absoluteEncoderInverted", False, True)
+    assert obs.explanation.splitlines()[1] == (
+        "frontleft inverted.angle: not judged (its Raw Angle Encoder is its absolute encoder); "
+        "the summary says how to check it."
+    )
+    # the other modules are judged as before
+    other = advance_to(session, StepKind.TURN_MODULE, "frontright")
+    assert other.decides == ("inverted.angle", "absoluteEncoderInverted")
+    assert "cannot be judged" not in other.text
+    full_run(session, robot, encoder_flip="")
+    assert all(c.field != "inverted.angle" for c in session.changes())
+    assert all(
+        d.field != "inverted.angle" or d.file != "modules/frontleft.json"
+        for d in session.decisions()
+    )
+    (check,) = session.manual_checks()
+    assert check.startswith("Not judged: inverted.angle of frontleft. The angle motor of this ")
+    assert "small steering command" in check and "turn towards its set-point" in check
+    assert '"<module> angle is running away from its setpoint"' in check
+    # frontleft's absoluteEncoderInverted changes: its motor must now turn the other way
+    assert "if frontleft steered well before" in check
+    summary = session.summary()
+    flat = " ".join(summary.split())
+    assert "modules/frontleft.json absoluteEncoderInverted: false → true" in flat
+    assert summary.endswith(check)
+
+
+def test_the_manual_check_is_shown_when_nothing_changes(tmp_path: Path) -> None:
+    directory = brushed_angle(copy(REV_NAVX, tmp_path), "frontright", "backleft")
+    robot = new_robot()
+    session = make(directory, robot)
+    for step in iter_steps(session):
+        session.skip(step)
+    assert session.changes() == ()
+    summary = session.summary()
+    assert summary.startswith("Nothing to change")
+    assert "Not judged: inverted.angle of frontright, backleft. The angle motor of each of " in (
+        summary
+    )
+    assert "steered well before" not in summary  # no absoluteEncoderInverted changed
+
+
+def test_a_brushed_angle_motor_with_its_own_encoder_is_judged(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """One that names its encoder (here on the encoder port) reads it: judged as any other."""
+    brushed_angle(config_dir, "frontleft", own_encoder="srx_mag_encoder")
+    assert not load_directory(config_dir).module("frontleft").angle_encoder_is_absolute
+    session = make(config_dir, robot)
+    step = advance_to(session, StepKind.TURN_MODULE, "frontleft")
+    assert step.decides == ("inverted.angle", "absoluteEncoderInverted")
+    assert session.manual_checks() == ()
+
+
+def test_a_module_steering_on_its_absolute_encoder_still_refuses_wrong_moves(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """The turn of a module whose angle encoder is its absolute encoder: another module moving
+    (its Raw Angle Encoder) is the wrong module, too small is too small, and a jump too big to
+    follow through 0°/360° is refused."""
+    brushed_angle(config_dir, "frontleft", "backright")
+    session = make(config_dir, robot)
+    step = advance_to(session, StepKind.TURN_MODULE, "frontleft")
+    wrong = attempt(session, step, partial(turn, robot, "backright", 90.0))
+    assert wrong.verdict is Verdict.WRONG_MODULE
+    assert "frontleft did not move, but backright Raw Angle Encoder moved +90.0°" in (
+        wrong.explanation
+    )
+
+    def turn_two() -> None:
+        turn(robot, "frontleft", 60.0)
+        turn(robot, "frontright", 60.0)
+
+    both = attempt(session, step, turn_two)
+    assert both.verdict is Verdict.WRONG_MODULE and "move only frontleft" in both.explanation
+    small = attempt(session, step, partial(turn, robot, "frontleft", 4.0))
+    assert small.verdict is Verdict.TOO_SMALL
+    jump = attempt(session, step, partial(turn, robot, "frontleft", 170.0))
+    assert jump.verdict is Verdict.INCONSISTENT and "too far to tell" in jump.explanation
+    obs = attempt(session, step, partial(turn, robot, "frontleft", 60.0))
+    assert obs.verdict is Verdict.DECIDED and obs.decisions[0].new is False
+    # frontright's turn: frontleft's and backright's Raw Angle Encoders must stay still
+    session.skip(session.steps[step.index + 1])
+    other = session.next_step()
+    assert other is not None and other.module == "frontright"
+    moved = attempt(session, other, partial(turn, robot, "backright", -45.0))
+    assert moved.verdict is Verdict.WRONG_MODULE
 
 
 # -- the wheel and the robot -----------------------------------------------------------------------

@@ -23,10 +23,12 @@ import subprocess
 import sys
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import ntcore
 import pytest
 
+from swervelib.config import load_directory
 from swervelib.sim import HardwareTruth
 from swervelib.tools.calibrate import CalibrationSession, Step, StepKind, Verdict
 from swervelib.tools.capture import capture_offsets
@@ -42,6 +44,7 @@ from swervelib.tools.telemetry_client import (
 from tests.calibrate import assert_config_describes
 from tests.conftest import DEPLOY, REPO
 from tests.drive.harness import Harness, simulated
+from tests.json_files import edit_json
 from tests.ports import free_ports, server_ports
 from tests.waits import until
 
@@ -127,6 +130,7 @@ DRIVE_CHECK = r"""
 import json, sys
 from pathlib import Path
 from wpimath.geometry import Rotation2d
+from swervelib.config import load_directory
 from swervelib.sim import HardwareTruth
 from tests.drive.harness import simulated
 
@@ -246,6 +250,144 @@ def test_guided_session_fixes_a_miswired_robot(nt_server: int, tmp_path: Path) -
     fixed, broken = drive_result(new), drive_result(old)
     assert drives_correctly(fixed), fixed
     assert not drives_correctly(broken), broken
+
+
+# -- a brushed Spark MAX angle motor with no encoder of its own --------------------------------------
+BRUSHED_FIRST_ID = 40  # CAN ids 40-47: the other robot of this group uses 1-8
+BRUSHED_DRIVE_ENCODERS = {
+    "frontleft": "throughbore",
+    "frontright": "srx_mag_encoder_dataport",
+    "backleft": "greyhill_63r256",
+    "backright": "throughbore_dataport",
+}
+BRUSHED_OFFSETS = {"frontleft": 0.0, "frontright": 287.1, "backleft": 184.6, "backright": 33.3}
+
+
+def brushed_robot(target: Path) -> Path:
+    """``deploy/swerve`` on brushed Spark MAXes (a CIM each, as in tests/devices/test_rev_brushed):
+    drive motors reading the encoder their ``canbus`` names, angle motors with none, steering on
+    the absolute encoder on their data port (``attached``); a navX; gains a CIM can steer with."""
+    shutil.copytree(DEPLOY / "swerve", target)
+    edit_json(target / "swervedrive.json", lambda d: d.__setitem__("imu", {"type": "navx_spi"}))
+    for index, name in enumerate(NAMES):
+
+        def change(data: dict[str, Any], index: int = index, name: str = name) -> None:
+            first = BRUSHED_FIRST_ID + 2 * index
+            data["drive"] = {"type": "sparkmax_brushed", "id": first}
+            data["drive"]["canbus"] = BRUSHED_DRIVE_ENCODERS[name]
+            data["angle"] = {"type": "sparkmax_brushed", "id": first + 1, "canbus": None}
+            data["encoder"] = {"type": "attached", "id": 0}
+            data["absoluteEncoderOffset"] = BRUSHED_OFFSETS[name]
+            data["absoluteEncoderInverted"] = False
+
+        edit_json(target / "modules" / f"{name}.json", change)
+    edit_json(
+        target / "modules" / "pidfproperties.json", lambda d: d["angle"].__setitem__("p", 0.02)
+    )
+    return target
+
+
+def brushed_miswire(truth: HardwareTruth) -> HardwareTruth:
+    """frontleft's absolute encoder is reversed (its motor is fine); frontright's angle motor is
+    reversed (its encoder is fine)."""
+    truth = truth.with_corner("frontleft", encoder_reversed=True)
+    return truth.with_corner("frontright", angle_reversed=True)
+
+
+STEER_CHECK = r"""
+import json, sys
+from pathlib import Path
+from wpimath.geometry import Rotation2d
+from wpimath.kinematics import SwerveModuleState
+from swervelib.config import load_directory
+from swervelib.sim import HardwareTruth
+from tests.drive.harness import simulated
+
+directory, truth = Path(sys.argv[1]), HardwareTruth.load(sys.argv[2])
+state = SwerveModuleState(0.0, Rotation2d.fromDegrees(45.0))
+with simulated(directory, truth) as h:  # enabled, on blocks: a small steering command
+    h.run(1.5, lambda d: [m.set_desired_state(state, force_angle=True) for m in d.modules])
+    angles = {n: a.degrees() for n, a in h.sim.true_module_angles.items()}
+    print(json.dumps({"angles": angles, "runaway": sorted(h.drive.diagnostics.runaway)}))
+"""
+
+
+def start_steer_check(directory: Path, truth_file: Path, cwd: Path) -> subprocess.Popen[str]:
+    cwd.mkdir()
+    env = dict(os.environ, PYTHONPATH=str(REPO))
+    env.pop("SWERVELIB_TEST_GROUP", None)
+    return subprocess.Popen(
+        [sys.executable, "-c", STEER_CHECK, str(directory), str(truth_file)],
+        cwd=cwd,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def steer_result(process: subprocess.Popen[str]) -> dict[str, Any]:
+    stdout, stderr = process.communicate(timeout=120)
+    assert process.returncode == 0, stderr[-5000:]
+    result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
+    return result
+
+
+def test_a_module_steering_on_its_absolute_encoder_is_told_to_check_inverted_angle_enabled(
+    nt_server: int, tmp_path: Path
+) -> None:
+    """Brushed Spark MAX angle motors with no encoder of their own: their Raw Angle Encoder is
+    the absolute encoder, so the turn decides absoluteEncoderInverted only (frontleft's), never
+    inverted.angle, and the person is told how to check it enabled. Then, on the simulated
+    hardware, frontleft steers; frontright (its motor reversed, which no hand turn can show)
+    turns away and the runaway Alert names it, as the session said; with its inverted.angle
+    changed as the session says, every module steers."""
+    directory = brushed_robot(tmp_path / "swerve")
+    with simulated(directory, brushed_miswire, enabled=False) as h:
+        truth = h.sim.truth
+        with NetworkTablesTelemetry("localhost", port=nt_server, timeout_s=10.0) as client:
+            person = Person(h, client)
+            session = CalibrationSession(directory, client)
+            turns = [s for s in session.steps if s.kind is StepKind.TURN_MODULE]
+            assert [s.watches for s in turns] == [(Signal(n, RAW_ABSOLUTE),) for n in NAMES]
+            assert all("inverted.angle cannot be judged by hand" in s.text for s in turns)
+            while (step := session.next_step()) is not None:
+                person.setup(step)
+                session.begin(step)
+                person.act(step)
+                observation = session.finish(step)
+                assert observation.accepted or observation.verdict is Verdict.TOO_SMALL, (
+                    observation.explanation
+                )
+        changed = {(c.file, c.field): c.new for c in session.changes()}
+        assert changed == {("modules/frontleft.json", "absoluteEncoderInverted"): True}
+        summary = session.summary()
+        assert "Not judged: inverted.angle of frontleft, frontright, backleft, backright." in (
+            summary
+        )
+        assert "turn towards its set-point" in summary and "running away" in summary
+        result = session.apply(confirm=True)
+        assert result is not None and result.written
+
+    written = {m.name: m for m in load_directory(directory).modules}
+    assert written["frontleft"].absolute_encoder_inverted is True
+    assert not any(m.inverted.angle for m in written.values())  # none decided by hand
+
+    # following the summary's check: frontright turns away; its inverted.angle changed, it steers
+    followed = tmp_path / "followed"
+    shutil.copytree(directory, followed)
+    edit_json(followed / "modules" / "frontright.json", lambda d: d["inverted"].update(angle=True))
+    truth_file = tmp_path / "truth.json"
+    truth.save(truth_file)
+    calibrated = start_steer_check(directory, truth_file, tmp_path / "run-calibrated")
+    checked = start_steer_check(followed, truth_file, tmp_path / "run-followed")
+    before, after = steer_result(calibrated), steer_result(checked)
+    for name in ("frontleft", "backleft", "backright"):
+        assert abs(before["angles"][name] - 45.0) < 3.0, before
+    assert abs(before["angles"]["frontright"] - 45.0) > 20.0, before
+    assert before["runaway"] == ["frontright"], before
+    assert all(abs(a - 45.0) < 3.0 for a in after["angles"].values()), after
+    assert after["runaway"] == [], after
 
 
 def test_no_robot_is_a_clear_error() -> None:

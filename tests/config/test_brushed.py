@@ -68,6 +68,9 @@ def test_an_angle_motor_without_an_encoder_steers_on_the_attached_one(tmp_path: 
     assert module.steer_feedback is SteerFeedback.ABSOLUTE_ENCODER
     # the module's gearing is kept: 21.43:1 from physicalproperties.json, not a guess
     assert module.conversion.angle_gear_ratio == pytest.approx(150 / 7)
+    # its "angle motor encoder" is the absolute encoder (what calibrate cannot judge by hand)
+    assert module.angle_encoder_is_absolute
+    assert not config.module("frontright").angle_encoder_is_absolute  # a brushless Spark MAX
 
 
 def test_an_unknown_encoder_name_on_an_angle_motor_is_a_warning(tmp_path: Path) -> None:
@@ -105,8 +108,10 @@ def test_an_angle_motor_with_its_own_encoder(tmp_path: Path) -> None:
     own = _load(tmp_path / "a", angle=_brushed("srx_mag_encoder", 2)).module("frontleft")
     assert own.steer_feedback is SteerFeedback.MOTOR_ENCODER
     assert own.angle.brushed_encoder == "srx_mag_encoder"
+    assert not own.angle_encoder_is_absolute
     both = _load(tmp_path / "b", angle=_brushed("throughbore", 2), encoder=ATTACHED)
     assert both.module("frontleft").steer_feedback is SteerFeedback.ABSOLUTE_ENCODER
+    assert not both.module("frontleft").angle_encoder_is_absolute  # it reads its own encoder
     told = _load(
         tmp_path / "c",
         angle=_brushed("throughbore", 2),
