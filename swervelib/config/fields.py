@@ -399,7 +399,7 @@ class ObjectView:
                     view.warn(
                         half,
                         f"missing: swervelib uses {value:g}{unit}, its default for `{key}`, where "
-                        f"YAGSL would read 0; write the value you want to silence this",
+                        "YAGSL would read 0; write the value you want to silence this",
                     )
         drive = view.number("drive", pick["drive"], within=within, **bounds)
         angle = view.number("angle", pick["angle"], within=within, **bounds)
