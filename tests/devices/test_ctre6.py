@@ -1029,6 +1029,27 @@ def test_talonfxs_analog_velocity_follows_the_reading() -> None:
     ), (correct.get_velocity_dps(), wrong.get_velocity_dps())
 
 
+def test_talonfxs_analog_velocity_follows_the_reading_refreshed_as_the_drive_does() -> None:
+    """The drive refreshes every phoenix6 signal in one SignalBatch, whose fast path writes back
+    values and statuses but not timestamps: the velocity, worked out from the samples' times,
+    must still follow the turning module."""
+    angle_motor = build_motor(motor_settings("talonfxs_neo550", Role.ANGLE, False))
+    encoder = fxs_analog(False, angle_motor)
+    batch = SignalBatch(encoder.status_signals())
+    assert batch.fast  # (the public path updates timestamps: nothing to show there)
+    position = 0.1
+    encoder.sim.set_raw(position, 0.0)
+
+    def loop() -> None:  # the module turns CCW at 0.5 rotation/s; then the drive's refresh
+        nonlocal position
+        position += 0.5 * 0.005
+        encoder.sim.set_raw(position, 0.5)
+        batch.refresh()
+        encoder.get_absolute_degrees()  # as the module reads it every loop
+
+    assert until(lambda: encoder.get_velocity_dps() > 60.0, each=loop), encoder.get_velocity_dps()
+
+
 def test_talonfxs_analog_needs_a_talonfxs_angle_motor() -> None:
     angle_motor = build_motor(motor_settings("krakenx60", Role.ANGLE, False))
     with pytest.raises(TypeError, match=r"talonfxs_analog.*Talon FXS.*`talonfxs_\*`"):

@@ -82,7 +82,10 @@ class TalonFXSAnalogEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
             self._last_sample = (stamp, degrees)
 
     def get_velocity_dps(self) -> float:
-        self.get_absolute_degrees()  # takes in the last refreshed sample
+        # Its own refresh: the drive's batch writes back values, not timestamps, and the
+        # velocity is worked out from the samples' times.
+        self._voltage.refresh(False)
+        self.get_absolute_degrees()  # takes in that sample
         return self._velocity
 
     def fault(self) -> str | None:
