@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -52,7 +53,15 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
             gui_settings(config)  # what would stop the write stops the dry run too
             print(f"would create {shown_path(target)} (dry run, nothing written)", file=out)
         else:
+            gui_settings(config)  # what stops the write stops it before a folder is made
+            created = not folder.exists()
             folder.mkdir(parents=True, exist_ok=True)
-            write_gui_settings(config, folder)
+            try:
+                write_gui_settings(config, folder)
+            except BaseException:
+                if created:  # leave no empty folder behind a refused write
+                    with contextlib.suppress(OSError):
+                        folder.rmdir()
+                raise
             print(f"created {shown_path(target)}: the GUI's defaults and this robot", file=out)
     return 1 if failed else 0

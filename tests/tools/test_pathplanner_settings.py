@@ -117,6 +117,17 @@ def test_a_drive_the_gui_cannot_describe_is_refused_with_the_reason(tmp_path: Pa
         gui_settings(load_directory(crowded))
 
 
+def test_a_refused_command_leaves_no_pathplanner_folder(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A drive the GUI cannot describe is refused before the pathplanner folder is made."""
+    crowded = copy_config(tmp_path, "swerve")
+    edit_json(crowded / "modules" / "backleft.json", lambda d: d["location"].update(front=5.0))
+    assert main(["pathplanner-settings", str(crowded)]) == 1
+    assert "one module in each corner" in capsys.readouterr().err
+    assert not (tmp_path / "pathplanner").exists()
+
+
 def test_the_command_creates_then_updates_then_reports_errors(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
