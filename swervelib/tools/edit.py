@@ -415,6 +415,11 @@ class ConfigEditor:
     def _staged(self) -> dict[str, bytes]:
         return {relative: doc.encoded() for relative, doc in self._docs.items()}
 
+    def validate(self) -> None:
+        """Refuse (:class:`EditError`, listing the problems) unless the staged result loads;
+        :meth:`commit` does this itself whenever a JSON file changes."""
+        self._validate()
+
     def _validate(self) -> None:
         """Load the staged result from a scratch copy (refusing with the problems)."""
         error = trial_load(self.directory, self._staged())

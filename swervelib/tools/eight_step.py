@@ -303,6 +303,8 @@ def eight_step(
         editor.stage_raw(
             STATE_FILE, _state_bytes(_Progress(target, wanted.flipped, progress.files))
         )
+        if not done:  # no JSON value changes, so commit() would not check that the folder loads
+            editor.validate()
         result = editor.commit(f"eight-step {target}")
 
     settings = (

@@ -188,6 +188,21 @@ def test_refusals(tmp_path: Path) -> None:
     assert everything(three) == at_four
 
 
+def test_a_folder_that_does_not_load_is_refused_even_when_the_step_changes_nothing(
+    tmp_path: Path,
+) -> None:
+    """Step 1 on the reference robot changes no JSON value (IMU and drives already false): the
+    procedure still must not start on a folder the robot cannot load (two motors on one id)."""
+    directory = copy_config(tmp_path)
+    path = directory / "modules" / "frontright.json"
+    path.write_text(path.read_text().replace('"id": 4,', '"id": 2,', 1))
+    before = everything(directory)
+    with pytest.raises(EditError, match="would not load"):
+        eight_step(directory, 1)
+    assert everything(directory) == before
+    assert not (directory / STATE_DIR).exists()
+
+
 def test_dry_run_writes_nothing(tmp_path: Path) -> None:
     directory = copy_config(tmp_path)
     before = everything(directory)
