@@ -119,7 +119,7 @@ class SwerveSubsystem(commands2.Subsystem):
         """Spin in place at ``omega`` rad/s for as long as the command runs (hold a button: a few
         turns, on carpet); when it ends, print the measured wheel diameter and keep it as
         ``last_wheel_diameter`` (see :mod:`swervelib.wheel_radius`, whose
-        ``write_wheel_diameter`` puts it in ``physicalproperties.json`` from a laptop).
+        ``write_wheel_diameter`` puts it in the configuration from a laptop).
 
         What went wrong is printed and shown on the ``Swerve wheel radius`` warning Alert (until
         the next measurement): a wheel that did not roll (its drive encoder stopped answering),

@@ -14,9 +14,11 @@ answering (the module keeps its last reading) or is not counting. It is left out
 
 Use: ``WheelRadiusCharacterization(drive)``, then every loop ``step()`` (it drives the spin and
 takes the readings, after the drive's ``periodic()``), then ``result()`` after a few turns; on a
-robot, on carpet. :func:`write_wheel_diameter` puts the result in ``physicalproperties.json``
-(``conversionFactors.drive.diameter``, inches) through the safe-write tools (atomic, key order
-kept, a backup of what it replaces).
+robot, on carpet. :func:`write_wheel_diameter` puts the result in
+``conversionFactors.drive.diameter`` (inches) where each module's drive conversion comes from
+(``physicalproperties.json``, or a module file's own ``conversionFactors``) through the safe-write
+tools (one atomic transaction, key order kept, a backup of what it replaces), and refuses a drive
+conversion given by ``factor``, which has no diameter to correct.
 """
 
 from __future__ import annotations
@@ -24,11 +26,19 @@ from __future__ import annotations
 import math
 import os
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from pathlib import PurePosixPath
+from typing import TYPE_CHECKING, Any
 
 from wpimath.kinematics import ChassisSpeeds
 
-from swervelib.config.model import INCH
+from swervelib.config.conversions import drive_decided_by
+from swervelib.config.model import (
+    INCH,
+    AngleConversion,
+    ConversionFactors,
+    DriveConversion,
+    ResolvedConversion,
+)
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
@@ -113,11 +123,89 @@ def write_wheel_diameter(
     directory: str | os.PathLike[str], diameter_in: float, *, dry_run: bool = False
 ) -> EditResult:
     """Write ``diameter_in`` (inches, rounded to 0.001) as ``conversionFactors.drive.diameter``
-    in ``physicalproperties.json``, through the safe-write tools."""
-    from swervelib.tools.edit import ConfigEditor
+    where each module's drive conversion comes from, as the loader resolves it
+    (:func:`swervelib.config.conversions.effective_factors`): ``physicalproperties.json`` for the
+    modules that use it, and the module files whose own ``conversionFactors`` give their drive
+    conversion; all in one transaction of the safe-write tools.
+
+    ValueError when the diameter is not believable, or when a module's drive conversion is given
+    by a non-zero ``conversionFactors.drive.factor`` (which wins over ``gearRatio`` and
+    ``diameter``, so there is no diameter to correct; the message names the file). Before writing,
+    the result is loaded: :class:`~swervelib.tools.edit.EditError` if it would not load, or if a
+    module's drive conversion would not then come from the new diameter. Nothing is written
+    unless every module's does."""
+    from swervelib.tools.edit import ConfigEditor, EditError
 
     if not (math.isfinite(diameter_in) and 0.5 < diameter_in < 20.0):
         raise ValueError(f"a wheel diameter of {diameter_in!r} in is not believable")
+    value = round(diameter_in, 3)
     with ConfigEditor(directory, dry_run=dry_run) as editor:
-        editor.set(PHYSICAL_FILE, DIAMETER_FIELD, round(diameter_in, 3))
+        physical = ConversionFactors()
+        if editor.has_file(PHYSICAL_FILE):
+            physical = _written_factors(editor.get(PHYSICAL_FILE, "conversionFactors", None))
+        targets: dict[str, list[str]] = {}  # file → the modules whose diameter it gives
+        by_factor: dict[str, list[str]] = {}  # file → the modules whose drive its factor gives
+        for file in editor.module_files():
+            own = _written_factors(editor.get(file, "conversionFactors", None))
+            own_file, field = drive_decided_by(own, physical)
+            where = file if own_file else PHYSICAL_FILE
+            name = PurePosixPath(file).stem
+            (by_factor if field == "factor" else targets).setdefault(where, []).append(name)
+        if by_factor:
+            raise ValueError(
+                "no wheel diameter to correct: "
+                + "; ".join(
+                    f"{file}: conversionFactors.drive.factor gives the drive conversion of "
+                    f"{', '.join(names)} (a non-zero factor wins over gearRatio and diameter)"
+                    for file, names in by_factor.items()
+                )
+                + "; give conversionFactors.drive as gearRatio and diameter there instead"
+            )
+        for file in targets:
+            editor.set(file, DIAMETER_FIELD, value)
+        wrong = [
+            module.name
+            for module in editor.staged_config().modules
+            if not _uses_diameter(module.conversion, value)
+        ]
+        if wrong:
+            raise EditError(
+                f"refusing to write: with {DIAMETER_FIELD} {value:g} in written in "
+                f"{', '.join(targets)}, the drive conversion of {', '.join(wrong)} would still "
+                "not come from it"
+            )
         return editor.commit(f"wheel diameter {diameter_in:.3f} in")
+
+
+def _written_factors(value: Any) -> ConversionFactors:
+    """``conversionFactors`` as written (parsed JSON): what is not a number reads as 0 here (the
+    loader refuses it, and so does the write)."""
+
+    def part(key: str) -> dict[str, Any]:
+        found = value.get(key) if isinstance(value, dict) else None
+        return found if isinstance(found, dict) else {}
+
+    def number(values: dict[str, Any], key: str) -> float:
+        found = values.get(key)
+        if isinstance(found, bool) or not isinstance(found, int | float):
+            return 0.0
+        try:
+            return float(found)
+        except OverflowError:  # an integer of hundreds of digits: out of range, but not 0
+            return math.inf
+
+    angle, drive = part("angle"), part("drive")
+    return ConversionFactors(
+        AngleConversion(number(angle, "gearRatio"), number(angle, "factor")),
+        DriveConversion(
+            number(drive, "gearRatio"), number(drive, "diameter"), number(drive, "factor")
+        ),
+    )
+
+
+def _uses_diameter(conversion: ResolvedConversion, diameter_in: float) -> bool:
+    """Whether ``conversion``'s drive is worked out from a wheel of ``diameter_in`` inches."""
+    ratio, diameter = conversion.drive_gear_ratio, conversion.wheel_diameter_m
+    if ratio is None or diameter is None or not math.isclose(diameter, diameter_in * INCH):
+        return False
+    return math.isclose(conversion.drive_m_per_rotation, math.pi * diameter / ratio)

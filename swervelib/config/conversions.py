@@ -158,6 +158,21 @@ def _drive_is_own(own: ConversionFactors, physical: ConversionFactors) -> bool:
     return own.drive.gear_ratio != 0 or own.drive.diameter_in != 0
 
 
+def drive_decided_by(own: ConversionFactors, physical: ConversionFactors) -> tuple[bool, str]:
+    """Which file and field decide the drive conversion :func:`effective_factors` gives: whether
+    the module file (else physicalproperties.json), and ``"factor"`` when a non-zero ``factor``
+    gives it (it wins over ``gearRatio`` and ``diameter``), else ``"diameter"`` (the wheel
+    diameter, with a ``gearRatio``). Where neither file works on its own (merged field by field),
+    the field is the file's that gives it."""
+    if works(own) or works(physical):
+        own_file = _drive_is_own(own, physical)
+        drive = own.drive if own_file else physical.drive
+        return own_file, "factor" if drive.factor != 0 else "diameter"
+    if own.drive.factor != 0 or physical.drive.factor != 0:
+        return own.drive.factor != 0, "factor"
+    return own.drive.diameter_in != 0, "diameter"
+
+
 def _ignored_override(own: ConversionFactors) -> str:
     """The warning for a module's ``conversionFactors`` that YAGSL drops (it does not work)."""
     if angle_given(own) and drive_given(own):

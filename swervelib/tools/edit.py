@@ -40,7 +40,7 @@ from pathlib import Path
 from types import TracebackType
 from typing import Any, Final
 
-from swervelib.config import Problem
+from swervelib.config import ConfigError, Problem, SwerveConfig
 from swervelib.config.jsonpos import JSONSyntaxError, Node, format_path, parse
 from swervelib.safe_read import describe_os_error
 from swervelib.text import printable, shown_path
@@ -62,7 +62,7 @@ from swervelib.tools.fieldpath import (
 from swervelib.tools.journal import BACKUP_DIR, JOURNAL_NAME, RESTORE_SUFFIX, TEMP_SUFFIX
 from swervelib.tools.json_style import Style, dump, trailing_comma_hint
 from swervelib.tools.lock import LOCK_NAME, DirectoryLock, LockError
-from swervelib.tools.trial_load import trial_load
+from swervelib.tools.trial_load import load_staged, trial_load
 
 __all__ = [
     "BACKUP_DIR",
@@ -412,6 +412,15 @@ class ConfigEditor:
         error = trial_load(self.directory, self._staged())
         return () if error is None else error.problems
 
+    def staged_config(self) -> SwerveConfig:
+        """The configuration the staged result loads as, from a scratch copy (nothing is written
+        here; its ``directory`` is that copy, already gone); :class:`EditError` listing the
+        problems when it would not load, as :meth:`commit` refuses."""
+        try:
+            return load_staged(self.directory, self._staged())
+        except ConfigError as error:
+            raise _would_not_load(error) from None
+
     def _staged(self) -> dict[str, bytes]:
         return {relative: doc.encoded() for relative, doc in self._docs.items()}
 
@@ -424,12 +433,7 @@ class ConfigEditor:
         """Load the staged result from a scratch copy (refusing with the problems)."""
         error = trial_load(self.directory, self._staged())
         if error is not None:
-            lines = "\n".join(f"  {problem.format()}" for problem in error.problems)
-            count = len(error.problems)
-            raise EditError(
-                f"refusing to write: the result would not load ({count} "
-                f"problem{'s' if count != 1 else ''}):\n{lines}"
-            )
+            raise _would_not_load(error)
 
     def _ops(self, touched: list[str]) -> list[journal.Op]:
         ops = [
@@ -491,6 +495,15 @@ class ConfigEditor:
     def _step(self, name: str) -> None:
         if self.fault_hook is not None:
             self.fault_hook(name)
+
+
+def _would_not_load(error: ConfigError) -> EditError:
+    lines = "\n".join(f"  {problem.format()}" for problem in error.problems)
+    count = len(error.problems)
+    return EditError(
+        f"refusing to write: the result would not load ({count} "
+        f"problem{'s' if count != 1 else ''}):\n{lines}"
+    )
 
 
 def _check_directory(directory: Path) -> None:

@@ -13,7 +13,7 @@ import tempfile
 from collections.abc import Mapping
 from pathlib import Path
 
-from swervelib.config import ConfigError, load_directory
+from swervelib.config import ConfigError, SwerveConfig, load_directory
 from swervelib.safe_read import MAX_FILE_BYTES, Problem, UnreadableFile, describe_os_error
 from swervelib.safe_read import read_file as _safe_read_file
 from swervelib.text import shown_path
@@ -25,6 +25,18 @@ from swervelib.tools.fieldpath import MODULES_DIR
 def trial_load(directory: Path, staged: Mapping[str, bytes]) -> ConfigError | None:
     """What loading ``directory`` with ``staged`` (relative path → new bytes) in place of its files
     raises, or None when it loads. :class:`EditError` when the trial itself cannot be made."""
+    try:
+        load_staged(directory, staged)
+    except ConfigError as error:
+        return error
+    return None
+
+
+def load_staged(directory: Path, staged: Mapping[str, bytes]) -> SwerveConfig:
+    """The configuration ``directory`` loads as with ``staged`` (relative path → new bytes) in
+    place of its files (its ``directory`` is the scratch copy, gone on return);
+    :class:`ConfigError` when it would not load, :class:`EditError` when the trial itself cannot
+    be made."""
     try:
         with tempfile.TemporaryDirectory(prefix="swervelib-check-") as scratch:
             target = Path(scratch)
@@ -38,11 +50,7 @@ def trial_load(directory: Path, staged: Mapping[str, bytes]) -> ConfigError | No
             for relative, data in staged.items():
                 journal.make_dirs((target / relative).parent)
                 journal.write_new(target / relative, data, sync=False)
-            try:
-                load_directory(target)
-            except ConfigError as error:
-                return error
-            return None
+            return load_directory(target)
     except OSError as error:
         raise EditError(
             "cannot check the result in a temporary folder "

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from swervelib.config import load_directory
-from swervelib.config.conversions import works
+from swervelib.config.conversions import drive_decided_by, effective_factors, works
 from swervelib.config.model import AngleConversion, ConversionFactors, DriveConversion
 from tests.conftest import DEPLOY
 
@@ -198,3 +198,40 @@ def test_a_dropped_override_gives_no_gear_ratio_to_absolute_steering(tmp_path: P
     config = load_directory(directory)
     assert config.module("frontleft").conversion == config.module("frontright").conversion
     assert config.module("frontleft").conversion.angle_gear_ratio is None
+
+
+def _factors(
+    angle_ratio: float = 0, drive_ratio: float = 0, diameter: float = 0, factor: float = 0
+) -> ConversionFactors:
+    return ConversionFactors(
+        AngleConversion(gear_ratio=angle_ratio), DriveConversion(drive_ratio, diameter, factor)
+    )
+
+
+@pytest.mark.parametrize(
+    ("own", "physical", "decided_by"),
+    [
+        (_factors(), _factors(46.42, 5.08, 3), (False, "diameter")),
+        (_factors(21.43, 6.75, 4), _factors(46.42, 5.08, 3), (True, "diameter")),
+        (_factors(drive_ratio=6.75, diameter=4), _factors(46.42, 5.08, 3), (False, "diameter")),
+        (_factors(), _factors(46.42, 5.08, 3, 0.05), (False, "factor")),
+        (_factors(21.43, 6.75, 4, 0.05), _factors(46.42, 5.08, 3), (True, "factor")),
+        # neither works alone: merged field by field, each field from the file that gives it
+        (_factors(diameter=4), _factors(46.42, 5.08), (True, "diameter")),
+        (_factors(drive_ratio=6.75), _factors(46.42, diameter=3), (False, "diameter")),
+        (_factors(diameter=4), _factors(46.42, 5.08, factor=0.05), (False, "factor")),
+        (_factors(factor=0.05), _factors(46.42, 5.08), (True, "factor")),
+    ],
+)
+def test_the_file_and_field_that_decide_the_drive_conversion(
+    own: ConversionFactors, physical: ConversionFactors, decided_by: tuple[bool, str]
+) -> None:
+    assert drive_decided_by(own, physical) == decided_by
+    drive = effective_factors(own, physical).drive
+    own_file, field = decided_by
+    assert (drive.factor != 0) == (field == "factor")
+    source = own if own_file else physical
+    if field == "factor":
+        assert drive.factor == source.drive.factor
+    else:
+        assert drive.diameter_in == source.drive.diameter_in
