@@ -336,7 +336,8 @@ class ConfigEditor:
 
         Present in both: the two values' texts are exchanged (re-indented to each file's style when
         that can be undone exactly). Present in one: the member moves to the other file, after the
-        nearest key that preceded it. Swapping twice gives back the exact original bytes.
+        nearest key that preceded it (else before the nearest that followed it). Swapping twice
+        gives back the exact original bytes.
         """
         parts = parse_field_path(path)
         if not parts or not isinstance(parts[-1], str):

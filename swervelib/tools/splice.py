@@ -97,7 +97,10 @@ def insert_member(text: str, obj: Node, after: int | None, member: MemberText, r
         first = members[0]
         ws = text[obj.start + 1 : first.key_start]
         indent = ws[ws.rfind("\n") + 1 :] if "\n" in ws else None
-        return _splice(text, first.key_start, first.key_start, member(indent) + "," + ws)
+        separator = "," + ws
+        if indent is None and len(members) > 1:  # on one line: as the members are separated
+            separator = text[first.node.end : members[1].key_start]
+        return _splice(text, first.key_start, first.key_start, member(indent) + separator)
     current = members[after]
     if after + 1 < len(members):
         separator = text[current.node.end : members[after + 1].key_start]
@@ -163,7 +166,8 @@ def swap_members(text_a: str, text_b: str, parts: PathKey) -> tuple[str, str]:
 
     Present in both: the two values' texts are exchanged (re-indented to each file's style when
     that can be undone exactly). Present in one: the member moves to the other text, after the
-    nearest key that preceded it. Swapping twice gives back the exact original texts.
+    nearest key that preceded it, else before the nearest key that followed it. Swapping twice
+    gives back the exact original texts.
     """
     if not parts or not isinstance(parts[-1], str):
         raise EditError(f"cannot swap `{format_path(parts)}`: only object members can be swapped")
@@ -199,6 +203,28 @@ def swap_members(text_a: str, text_b: str, parts: PathKey) -> tuple[str, str]:
     return _move_member(text_a, root_a, text_b, root_b, parts)
 
 
+def _place_in_target(source_parent: Node, index: int, target_parent: Node) -> int | None:
+    """Where the source's member ``index`` goes in the target: after the target's member at the
+    returned index (None: first). Moving it back must find the place it came from, so the member
+    is anchored to a key the two objects share: the nearest one before it (the member goes just
+    after it); else, as in ``{"_comment": …, "moved": …, "drive": …}`` moved to a file without
+    the comment, the nearest one after it (the member goes just before it, and on the way back
+    lands just before it again, after the comment); else, sharing no key, first if it was first
+    and last otherwise."""
+    members = source_parent.members
+    for earlier in reversed(members[:index]):
+        found = target_parent.index(earlier.key)
+        if found is not None:
+            return found
+    for later in members[index + 1 :]:
+        found = target_parent.index(later.key)
+        if found is not None:
+            return found - 1 if found > 0 else None
+    if index > 0 and target_parent.members:
+        return len(target_parent.members) - 1
+    return None
+
+
 def _move_member(
     source: str, source_root: Node, target: str, target_root: Node, parts: PathKey
 ) -> tuple[str, str]:
@@ -218,14 +244,7 @@ def _move_member(
     head = source[moved.key_start : moved.node.start]  # the key and colon, as written
     value_text = source[moved.node.start : moved.node.end]
     source_indent = line_indent(source, moved.key_start)
-    after: int | None = None
-    for earlier in reversed(source_parent.members[:index]):
-        found = target_parent.index(earlier.key)
-        if found is not None:
-            after = found
-            break
-    if after is None and index > 0 and target_parent.members:
-        after = len(target_parent.members) - 1
+    after = _place_in_target(source_parent, index, target_parent)
     new_target = insert_member(
         target,
         target_parent,

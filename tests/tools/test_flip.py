@@ -136,6 +136,25 @@ def test_flip_twice_is_byte_identical_with_odd_formatting(tmp_path: Path) -> Non
     ].count(b"\n")
 
 
+def test_flip_twice_keeps_a_key_that_follows_a_comment_the_other_file_lacks(
+    tmp_path: Path,
+) -> None:
+    """A member whose predecessors are all missing in the other file goes before its successor
+    there, so it comes back between the comment and that successor (not to the end)."""
+    directory = copy_config(tmp_path)
+    fl = _module_json(directory, "frontleft")
+    fl = {"_comment": "FL module, swapped 2025-02", "absoluteEncoderInverted": True, **fl}
+    _write(directory, "frontleft", (json.dumps(fl, indent=2) + "\n").encode())
+    assert "absoluteEncoderInverted" not in _module_json(directory, "backright")
+    before = snapshot(directory)
+    flip_modules(directory)
+    middle = {name: _module_json(directory, name) for name in ("frontleft", "backright")}
+    flip_modules(directory)
+    assert snapshot(directory) == before
+    assert list(middle["backright"])[:2] == ["absoluteEncoderInverted", "drive"]
+    assert "absoluteEncoderInverted" not in middle["frontleft"]
+
+
 def test_unknown_keys_and_location_stay(tmp_path: Path) -> None:
     directory = copy_config(tmp_path, VALID / "unknown_keys")
     before = {n: _module_json(directory, n) for n in PAIRS}

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from swervelib.tools.edit import ConfigEditor, EditError
-from swervelib.tools.splice import delete_value, rename_key, set_value
+from swervelib.tools.splice import delete_value, rename_key, set_value, swap_members
 from tests.tools import copy_config, everything
 
 FL = "modules/frontleft.json"
@@ -62,3 +62,20 @@ def test_editor_rename_has_file_and_load_errors(tmp_path: Path) -> None:
         editor.rename(FL, "location.x", "front")
         assert editor.load_errors() == ()
     assert everything(directory) == before
+
+
+@pytest.mark.parametrize(
+    ("a", "b"),
+    [
+        # no key before the moved one is in the other text: it goes before the next shared key
+        ('{\n  "_c": 1,\n  "k": true,\n  "d": 2\n}', '{\n  "d": 3,\n  "e": 4\n}'),
+        ('{"x": 0, "k": [1], "d": 2}', '{"e": 0, "d": 3}'),
+        ('{"k": 1, "x": 0, "y": 0}', '{"e": 0, "f": 1}'),  # nothing shared: first stays first
+        ('{"x": 0, "y": 0, "k": 1}', '{"e": 0, "f": 1}'),  # and last stays last
+        ('{"a": 0, "k": 1, "d": 2}', '{"a": 1, "e": 0, "d": 3}'),
+    ],
+)
+def test_moving_a_member_twice_restores_both_texts(a: str, b: str) -> None:
+    moved_a, moved_b = swap_members(a, b, ("k",))
+    assert '"k"' not in moved_a and '"k"' in moved_b
+    assert swap_members(moved_a, moved_b, ("k",)) == (a, b)
