@@ -60,7 +60,7 @@ from swervelib.tools.fieldpath import (
     relative_file,
 )
 from swervelib.tools.journal import BACKUP_DIR, JOURNAL_NAME, RESTORE_SUFFIX, TEMP_SUFFIX
-from swervelib.tools.json_style import Style, dump, trailing_comma_hint
+from swervelib.tools.json_style import IrreversibleMove, Style, dump, trailing_comma_hint
 from swervelib.tools.lock import LOCK_NAME, DirectoryLock, LockError
 from swervelib.tools.trial_load import load_staged, trial_load
 
@@ -337,7 +337,7 @@ class ConfigEditor:
         Present in both: the two values' texts are exchanged (re-indented to each file's style when
         that can be undone exactly). Present in one: the member moves to the other file, after the
         nearest key that preceded it (else before the nearest that followed it). Swapping twice
-        gives back the exact original bytes.
+        gives back the exact original bytes; a value that could not come back exactly is refused.
         """
         parts = parse_field_path(path)
         if not parts or not isinstance(parts[-1], str):
@@ -345,7 +345,10 @@ class ConfigEditor:
         doc_a, doc_b = self._doc(file_a), self._doc(file_b)
         if doc_a is doc_b:
             return
-        doc_a.text, doc_b.text = splice.swap_members(doc_a.text, doc_b.text, parts)
+        try:
+            doc_a.text, doc_b.text = splice.swap_members(doc_a.text, doc_b.text, parts)
+        except IrreversibleMove as error:
+            raise EditError(f"{printable(file_a)} and {printable(file_b)}: {error}") from None
 
     def replace_file(self, file: str, data: bytes) -> None:
         """Stage the whole content of a JSON file (which may not exist yet)."""

@@ -103,15 +103,34 @@ def dump(value: Any, style: Style, multi_line: bool, indent: str) -> str:
     raise EditError(f"cannot write a {type(value).__name__} value as JSON")
 
 
+class IrreversibleMove(EditError):
+    """A value :func:`transplant` cannot move so that moving it back restores its exact text."""
+
+
 def transplant(value: str, source: Style, source_indent: str, target: Style, indent: str) -> str:
     """A value's text moved from one file (or place) to another, in the target's style when that
-    can be undone exactly, else as it is. Either way, moving it back gives the exact text.
+    can be undone exactly, else as it is. Either way, moving it back gives the exact text: a value
+    that no rule could move so (which only a value already laid out in the target's style, but
+    not in its own file's, could be) is refused with :class:`IrreversibleMove`.
 
     Between a multi-line and a one-line file, a value written exactly as this module would write it
-    in the source style is rewritten in the target style. Otherwise a multi-line value is
-    re-indented: each line after the first must be ``source_indent`` plus whole indentation units,
-    and becomes ``indent`` plus as many of the target's units, with the target's line ends.
+    in the source style is rewritten in the target style. Otherwise a multi-line value laid out in
+    the source's style is re-indented: each line after the first must be ``source_indent`` plus one
+    indentation unit per bracket open at the line's start (one fewer on a line that starts by
+    closing one), and becomes ``indent`` plus as many of the target's units, with the target's
+    line ends. A value laid out otherwise (say 2-space nesting in a 4-space file) is moved as it is
+    written: it is not laid out in the target's style either, so moving it back keeps it too.
     """
+    moved = _transplant(value, source, source_indent, target, indent)
+    if _transplant(moved, target, indent, source, source_indent) != value:
+        raise IrreversibleMove(
+            "moving it back would not restore it: its indentation or line ends follow the other "
+            "file's style rather than its own file's (re-indent it like the rest of its file)"
+        )
+    return moved
+
+
+def _transplant(value: str, source: Style, source_indent: str, target: Style, indent: str) -> str:
     if source.multi_line != target.multi_line:
         try:
             parsed = parse(value).value
@@ -119,27 +138,50 @@ def transplant(value: str, source: Style, source_indent: str, target: Style, ind
                 return dump(parsed, target, target.multi_line, indent)
         except (JSONSyntaxError, EditError):
             pass
-    if "\n" not in value:
+    if "\n" not in value or not source.unit:
         return value
     lines = value.split("\n")
     crlf = [line.endswith("\r") for line in lines[:-1]]
-    if any(crlf) and not all(crlf):
-        return value
+    if any(crlf) != all(crlf) or all(crlf) != (source.newline == "\r\n"):
+        return value  # mixed line ends, or not the file's own: kept as they are
     if all(crlf):
         lines = [line[:-1] for line in lines[:-1]] + [lines[-1]]
     out = [lines[0]]
-    for line in lines[1:]:
-        if not line.startswith(source_indent):
+    for line, depth in zip(lines[1:], _depths(lines), strict=True):
+        prefix = source_indent + source.unit * depth
+        rest = line[len(prefix) :]
+        if not line.startswith(prefix) or rest[:1] in ("", " ", "\t"):
             return value
-        rest = line[len(source_indent) :]
-        levels = 0
-        while source.unit and rest.startswith(source.unit):
-            rest = rest[len(source.unit) :]
-            levels += 1
-        if rest[:1] in (" ", "\t"):
-            return value
-        out.append(indent + target.unit * levels + rest)
+        out.append(indent + target.unit * depth + rest)
     return target.newline.join(out)
+
+
+def _depths(lines: list[str]) -> list[int]:
+    """For each line after the first of a JSON value's text: how many of its brackets are open at
+    the line's start, less one if the line starts by closing one (its level in a pretty-printed
+    layout). Lines never start inside a string: JSON strings hold no raw line breaks."""
+    depths: list[int] = []
+    depth = 0
+    for number, line in enumerate(lines):
+        if number:
+            closes = line.lstrip(" \t")[:1] in ("}", "]")
+            depths.append(max(depth - closes, 0))
+        in_string = escaped = False
+        for char in line:
+            if in_string:
+                if escaped:
+                    escaped = False
+                elif char == "\\":
+                    escaped = True
+                elif char == '"':
+                    in_string = False
+            elif char == '"':
+                in_string = True
+            elif char in "{[":
+                depth += 1
+            elif char in "}]":
+                depth -= 1
+    return depths
 
 
 def trailing_comma_hint(text: str, line: int, column: int) -> str | None:

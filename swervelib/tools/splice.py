@@ -14,7 +14,13 @@ from typing import Any
 
 from swervelib.config.jsonpos import Node, PathKey, format_path, parse
 from swervelib.tools.edit_result import EditError, same_value
-from swervelib.tools.json_style import dump, line_indent, style_of, transplant
+from swervelib.tools.json_style import (
+    IrreversibleMove,
+    dump,
+    line_indent,
+    style_of,
+    transplant,
+)
 
 MemberText = Callable[[str | None], str]
 """A member's text (``"key": value``) given its line's indentation (None: on the object's line)."""
@@ -167,10 +173,17 @@ def swap_members(text_a: str, text_b: str, parts: PathKey) -> tuple[str, str]:
     Present in both: the two values' texts are exchanged (re-indented to each file's style when
     that can be undone exactly). Present in one: the member moves to the other text, after the
     nearest key that preceded it, else before the nearest key that followed it. Swapping twice
-    gives back the exact original texts.
+    gives back the exact original texts; a value that could not come back exactly is refused.
     """
     if not parts or not isinstance(parts[-1], str):
         raise EditError(f"cannot swap `{format_path(parts)}`: only object members can be swapped")
+    try:
+        return _swap_members(text_a, text_b, parts)
+    except IrreversibleMove as error:
+        raise IrreversibleMove(f"cannot swap `{format_path(parts)}`: {error}") from None
+
+
+def _swap_members(text_a: str, text_b: str, parts: PathKey) -> tuple[str, str]:
     root_a, root_b = parse(text_a).root, parse(text_b).root
     node_a, node_b = root_a.find(parts), root_b.find(parts)
     if node_a is None and node_b is None:

@@ -17,6 +17,7 @@ from swervelib.tools.edit import BACKUP_DIR, JOURNAL_NAME, LOCK_NAME, TEMP_SUFFI
 REPO = Path(__file__).resolve().parents[2]
 DEPLOY = REPO / "deploy"
 VALID = REPO / "tests" / "fixtures" / "valid"
+CORPUS = REPO / "tests" / "corpus"
 VARIANTS = sorted(p.name for p in DEPLOY.iterdir() if (p / "swervedrive.json").is_file())
 BACKUP_NAME = re.compile(r"^\d{8}-\d{6}(-\d+)?$")
 

@@ -15,6 +15,7 @@ from swervelib.config import load_directory
 from swervelib.tools.edit import JOURNAL_NAME, LOCK_NAME, ConfigEditor, EditError
 from swervelib.tools.flip import flip_modules
 from tests.tools import (
+    CORPUS,
     REPO,
     VALID,
     VARIANTS,
@@ -153,6 +154,19 @@ def test_flip_twice_keeps_a_key_that_follows_a_comment_the_other_file_lacks(
     assert snapshot(directory) == before
     assert list(middle["backright"])[:2] == ["absoluteEncoderInverted", "drive"]
     assert "absoluteEncoderInverted" not in middle["frontleft"]
+
+
+def test_flip_twice_restores_a_real_folder_with_off_unit_nesting(tmp_path: Path) -> None:
+    """cardinaldynamics: members 4 spaces deep, their objects' members 6 (not a whole unit)."""
+    directory = copy_config(tmp_path, CORPUS / "cardinaldynamics-offseason2024")
+    before = snapshot(directory)
+    assert b'\n    "drive": {\n      "type"' in before["modules/frontright.json"]
+    flip_modules(directory)
+    middle = snapshot(directory)
+    flip_modules(directory)
+    assert snapshot(directory) == before
+    # an object whose nesting is not in its file's units is moved as it is written
+    assert b'\n  "drive": {\n      "type"' in middle["modules/backleft.json"]
 
 
 def test_unknown_keys_and_location_stay(tmp_path: Path) -> None:

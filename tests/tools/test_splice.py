@@ -6,7 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from swervelib.config.jsonpos import parse
 from swervelib.tools.edit import ConfigEditor, EditError
+from swervelib.tools.json_style import IrreversibleMove, style_of, transplant
 from swervelib.tools.splice import delete_value, rename_key, set_value, swap_members
 from tests.tools import copy_config, everything
 
@@ -79,3 +81,25 @@ def test_moving_a_member_twice_restores_both_texts(a: str, b: str) -> None:
     moved_a, moved_b = swap_members(a, b, ("k",))
     assert '"k"' not in moved_a and '"k"' in moved_b
     assert swap_members(moved_a, moved_b, ("k",)) == (a, b)
+
+
+def test_a_value_off_its_files_units_is_moved_as_it_is() -> None:
+    four = '{\n    "v": {\n      "a": [\n        1\n      ]\n    }\n}'  # 2-space nesting
+    two = '{\n  "v": {\n    "b": 2\n  }\n}'
+    swapped_four, swapped_two = swap_members(four, two, ("v",))
+    assert swapped_two == '{\n  "v": {\n      "a": [\n        1\n      ]\n    }\n}'
+    assert swapped_four == '{\n    "v": {\n        "b": 2\n    }\n}'  # in whole units: re-indented
+    assert swap_members(swapped_four, swapped_two, ("v",)) == (four, two)
+
+
+def test_a_value_that_could_not_come_back_is_refused() -> None:
+    # closed as the 2-space file would close it, not as its own 4-space file does: moved as it
+    # is, it would be re-indented on the way back; re-indented, it could not be
+    value = '{\n    "a": 1\n  }'
+    four, two = '{\n    "x": 1\n}', '{\n  "x": 1\n}'
+    style_four, style_two = style_of(four, parse(four).root), style_of(two, parse(two).root)
+    with pytest.raises(IrreversibleMove, match="moving it back would not restore it"):
+        transplant(value, style_four, "    ", style_two, "  ")
+    text = '{\n    "x": 1,\n    "v": {\n    "a": 1\n  }\n}'
+    with pytest.raises(EditError, match="cannot swap `v`: moving it back"):
+        swap_members(text, '{\n  "x": 1,\n  "v": 2\n}', ("v",))
