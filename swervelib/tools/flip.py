@@ -21,8 +21,10 @@ is really the one configured for the opposite position", so all of it travels to
 * ``conversionFactors`` (a per-module override): the gearing of that physical module.
 
 The offset is moved, not changed: if odometry then runs backwards, add 180 (``offsets --add 180``).
-Members are exchanged text for text, so flipping twice gives back byte-identical files; a member
-present in only one of the two files moves to the other.
+Members are exchanged text for text, so flipping twice gives back the same values, and the same
+bytes in every real team folder tried (``tests/corpus``); a member present in only one of the two
+files moves to the other, placed by its neighbours. Two such members side by side can come back in
+the other order, and one whose neighbours the other file lacks, in another place.
 """
 
 from __future__ import annotations
