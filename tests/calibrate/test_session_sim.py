@@ -130,7 +130,6 @@ DRIVE_CHECK = r"""
 import json, sys
 from pathlib import Path
 from wpimath.geometry import Rotation2d
-from swervelib.config import load_directory
 from swervelib.sim import HardwareTruth
 from tests.drive.harness import simulated
 
@@ -149,12 +148,14 @@ with simulated(directory, truth) as h:
 """
 
 
-def start_drive_check(directory: Path, truth_file: Path, cwd: Path) -> subprocess.Popen[str]:
+def start_check(script: str, directory: Path, truth_file: Path, cwd: Path) -> subprocess.Popen[str]:
+    """``script`` (DRIVE_CHECK, STEER_CHECK) on ``directory`` and the saved truth, in a process of
+    its own (a fresh REVLib and phoenix6), from ``cwd``."""
     cwd.mkdir()
     env = dict(os.environ, PYTHONPATH=str(REPO))
     env.pop("SWERVELIB_TEST_GROUP", None)
     return subprocess.Popen(
-        [sys.executable, "-c", DRIVE_CHECK, str(directory), str(truth_file)],
+        [sys.executable, "-c", script, str(directory), str(truth_file)],
         cwd=cwd,
         env=env,
         stdout=subprocess.PIPE,
@@ -163,14 +164,15 @@ def start_drive_check(directory: Path, truth_file: Path, cwd: Path) -> subproces
     )
 
 
-def drive_result(process: subprocess.Popen[str]) -> dict[str, float]:
+def check_result(process: subprocess.Popen[str]) -> dict[str, Any]:
+    """The JSON the check's script printed last."""
     stdout, stderr = process.communicate(timeout=120)
     assert process.returncode == 0, stderr[-5000:]
-    result: dict[str, float] = json.loads(stdout.strip().splitlines()[-1])
+    result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
     return result
 
 
-def drives_correctly(result: dict[str, float]) -> bool:
+def drives_correctly(result: dict[str, Any]) -> bool:
     return (
         abs(result["x"] - 1.0) < 0.15
         and abs(result["y"]) < 0.15
@@ -245,9 +247,9 @@ def test_guided_session_fixes_a_miswired_robot(nt_server: int, tmp_path: Path) -
     # a fresh process drives the robot with the new files, another with the old ones
     truth_file = tmp_path / "truth.json"
     truth.save(truth_file)
-    new = start_drive_check(directory, truth_file, tmp_path / "run-new")
-    old = start_drive_check(original, truth_file, tmp_path / "run-old")
-    fixed, broken = drive_result(new), drive_result(old)
+    new = start_check(DRIVE_CHECK, directory, truth_file, tmp_path / "run-new")
+    old = start_check(DRIVE_CHECK, original, truth_file, tmp_path / "run-old")
+    fixed, broken = check_result(new), check_result(old)
     assert drives_correctly(fixed), fixed
     assert not drives_correctly(broken), broken
 
@@ -299,7 +301,6 @@ import json, sys
 from pathlib import Path
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import SwerveModuleState
-from swervelib.config import load_directory
 from swervelib.sim import HardwareTruth
 from tests.drive.harness import simulated
 
@@ -310,27 +311,6 @@ with simulated(directory, truth) as h:  # enabled, on blocks: a small steering c
     angles = {n: a.degrees() for n, a in h.sim.true_module_angles.items()}
     print(json.dumps({"angles": angles, "runaway": sorted(h.drive.diagnostics.runaway)}))
 """
-
-
-def start_steer_check(directory: Path, truth_file: Path, cwd: Path) -> subprocess.Popen[str]:
-    cwd.mkdir()
-    env = dict(os.environ, PYTHONPATH=str(REPO))
-    env.pop("SWERVELIB_TEST_GROUP", None)
-    return subprocess.Popen(
-        [sys.executable, "-c", STEER_CHECK, str(directory), str(truth_file)],
-        cwd=cwd,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-
-
-def steer_result(process: subprocess.Popen[str]) -> dict[str, Any]:
-    stdout, stderr = process.communicate(timeout=120)
-    assert process.returncode == 0, stderr[-5000:]
-    result: dict[str, Any] = json.loads(stdout.strip().splitlines()[-1])
-    return result
 
 
 def test_a_module_steering_on_its_absolute_encoder_is_told_to_check_inverted_angle_enabled(
@@ -379,9 +359,9 @@ def test_a_module_steering_on_its_absolute_encoder_is_told_to_check_inverted_ang
     edit_json(followed / "modules" / "frontright.json", lambda d: d["inverted"].update(angle=True))
     truth_file = tmp_path / "truth.json"
     truth.save(truth_file)
-    calibrated = start_steer_check(directory, truth_file, tmp_path / "run-calibrated")
-    checked = start_steer_check(followed, truth_file, tmp_path / "run-followed")
-    before, after = steer_result(calibrated), steer_result(checked)
+    calibrated = start_check(STEER_CHECK, directory, truth_file, tmp_path / "run-calibrated")
+    checked = start_check(STEER_CHECK, followed, truth_file, tmp_path / "run-followed")
+    before, after = check_result(calibrated), check_result(checked)
     for name in ("frontleft", "backleft", "backright"):
         assert abs(before["angles"][name] - 45.0) < 3.0, before
     assert abs(before["angles"]["frontright"] - 45.0) > 20.0, before
