@@ -429,15 +429,9 @@ class ConfigEditor:
         return {relative: doc.encoded() for relative, doc in self._docs.items()}
 
     def validate(self) -> None:
-        """Refuse (:class:`EditError`, listing the problems) unless the staged result loads;
-        :meth:`commit` does this itself whenever a JSON file changes."""
-        self._validate()
-
-    def _validate(self) -> None:
-        """Load the staged result from a scratch copy (refusing with the problems)."""
-        error = trial_load(self.directory, self._staged())
-        if error is not None:
-            raise _would_not_load(error)
+        """Refuse (:class:`EditError`, listing the problems) unless the staged result loads (from
+        a scratch copy); :meth:`commit` does this itself whenever a JSON file changes."""
+        self.staged_config()
 
     def _ops(self, touched: list[str]) -> list[journal.Op]:
         ops = [
@@ -468,7 +462,7 @@ class ConfigEditor:
         except journal.TransactionError as error:
             raise EditError(str(error)) from None
         if validate and touched:
-            self._validate()
+            self.validate()
         if self.dry_run:
             summary = f"{what}: would change {counted} (dry run, nothing written)"
             if not changes:
