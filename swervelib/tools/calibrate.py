@@ -1088,17 +1088,22 @@ def converted_offset_decision(
     """``absoluteEncoderOffset`` for a module whose ``absoluteEncoderInverted`` becomes
     ``new_inverted`` without a captured reading: ``old_offset``, the wheel-forward reading in the
     old direction, converted to the new one (``(360 − old) mod 360``, rounded to 0.01° like a
-    captured offset; 0° and 180° stay as they are)."""
-    value = round(inverted_reading(wrap_360(float(old_offset))), 2)
-    value = 0.0 if value >= 360.0 else value
-    decision = Decision(file, "absoluteEncoderOffset", float(old_offset), value, "")
+    captured offset; 0° and 180° stay as they are): :func:`offset_decision` given the old offset
+    as the reading, with its own reason."""
+    decision = offset_decision(
+        file,
+        module,
+        old_offset,
+        old_offset=old_offset,
+        old_inverted=not new_inverted,
+        new_inverted=new_inverted,
+    )
     why = f"{module}: no offset captured, and absoluteEncoderInverted becomes {_json(new_inverted)}"
     if decision.changed:
         verdict = (
-            f"absoluteEncoderOffset {_json(old_offset)} → {_json(value)} (the same wheel-forward "
-            f"position, read in the new direction: 360° − {_json(old_offset)}°)"
+            f"absoluteEncoderOffset {_json(old_offset)} → {_json(decision.new)} (the same "
+            f"wheel-forward position, read in the new direction: 360° − {_json(old_offset)}°)"
         )
     else:
-        decision = Decision(file, "absoluteEncoderOffset", float(old_offset), float(old_offset), "")
         verdict = f"absoluteEncoderOffset stays {_json(old_offset)} (the same in either direction)"
     return Decision(decision.file, decision.field, decision.old, decision.new, f"{why}: {verdict}")
