@@ -3,8 +3,9 @@
 
 * :func:`drive_routine`: every drive motor gets the routine's voltage while the modules are held
   pointing forward (each wheel faces forward, never reversed, whatever its angle before: a module
-  left facing backwards turns round first); each module is logged as ``drive-<module>`` (volts,
-  metres, m/s, amperes).
+  left facing backwards turns round first, its drive motor at 0 V until it faces within
+  :data:`ALIGNED_DEG` of forward); each module is logged as ``drive-<module>`` (volts, metres,
+  m/s, amperes).
 * :func:`angle_routine`: every angle motor gets the voltage, the drive motors none; each module is
   logged as ``angle-<module>`` (volts, rotations, rotations/s, amperes). The modules have no angle
   set-point meanwhile, so the drive's runaway and stall checks leave them alone (a spin judged
@@ -24,6 +25,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from swervelib.angles import wrap_180
 from swervelib.optional import missing
 
 try:
@@ -33,6 +35,11 @@ except ImportError as error:  # pragma: no cover - depends on the environment
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
+
+ALIGNED_DEG = 10.0
+"""How far from forward a wheel may face while the drive routine gives its drive motor voltage.
+Further off (a wheel still turning round at the start of a test) it gets 0 V: driven at an angle,
+it would push the robot sideways and log a speed that is not along the test's direction."""
 
 
 def _routine(
@@ -61,7 +68,8 @@ def drive_routine(
         drive.feed()  # the modules are commanded directly: the drive's command must not expire
         for module in drive.modules:
             module.point(0.0)  # forward, never reversed: reversed, a wheel would drive backwards
-            module.drive_motor.set_voltage(volts)
+            facing = abs(wrap_180(module.angle_deg)) <= ALIGNED_DEG
+            module.drive_motor.set_voltage(volts if facing else 0.0)
 
     def log(sysid_log: Any) -> None:
         for module in drive.modules:

@@ -199,3 +199,36 @@ def test_runaway_check_judges_again_after_the_angle_routine() -> None:
         assert during == set()
         h.run(4.0, circle([0.0]))
         assert h.drive.diagnostics.runaway == {"backright"}
+
+
+def test_drive_routine_gives_no_volts_to_a_wheel_still_turning_round() -> None:
+    """After a curve to the back left every wheel faces backwards: during the first tenths of
+    the 7 V step they turn round, and a drive motor given volts meanwhile would push the robot
+    backwards and sideways. Each wheel gets its volts once it faces forward: the robot never
+    moves backwards, barely sideways, and every wheel's test starts facing forward."""
+    with simulated() as h:
+        sweep(h, 150)
+        start = h.sim.true_pose
+        test = drive_routine(h.drive, commands2.Subsystem()).dynamic(
+            SysIdRoutine.Direction.kForward
+        )
+        backwards = sideways = 0.0
+        volts_off_forward: dict[str, float] = {}
+        with scheduled(test):
+            for _ in range(25):  # 0.5 s of the step, one loop at a time
+                h.run(0.02, scheduler_run)
+                offset = h.sim.true_pose.relativeTo(start).translation()
+                backwards = max(backwards, -offset.X())
+                sideways = max(sideways, abs(offset.Y()))
+                for module in h.drive.modules:
+                    true_deg = wrap_180(h.sim.true_module_angles[module.name].degrees())
+                    volts = abs(module.drive_motor.get_applied_volts())
+                    if abs(true_deg) > 20.0:
+                        volts_off_forward[module.name] = max(
+                            volts, volts_off_forward.get(module.name, 0.0)
+                        )
+        moved = h.sim.true_pose.relativeTo(start).X()
+    assert all(v < 0.5 for v in volts_off_forward.values()), volts_off_forward
+    # given volts at once: 1.4 cm backwards, 6.9 cm sideways; now 0.0 and 0.5 cm measured
+    assert backwards < 0.01 and sideways < 0.03, (backwards, sideways)
+    assert moved > 0.15, moved  # 0.26 m measured
