@@ -75,20 +75,41 @@ class Harness:
     def __init__(self, drive: SwerveDrive, sim: SwerveSim) -> None:
         self.drive = drive
         self.sim = sim
+        # True when the current loop's periodic() has run (run() ends on it): the next loop()
+        # does not run it again, as a robot runs it once per loop.
+        self._periodic_done = False
 
     def _settle(self) -> None:
         assert self.sim.wait_for_readings(PATIENCE_S), "phoenix6 signals did not update"
 
-    def run(self, seconds: float, command: Callable[[SwerveDrive], None] | None = None) -> None:
-        """Robot loops for ``seconds``: periodic(), then the command, then physics, then time."""
-        for _ in range(round(seconds / LOOP)):
+    def begin_loop(self) -> None:
+        """A robot loop's periodic(), unless :meth:`observe` has already run this loop's."""
+        if not self._periodic_done:
             self.drive.periodic()
-            if command is not None:
-                command(self.drive)
-            self.sim.step(LOOP)
-            stepTiming(LOOP)
-            self._settle()
-        self.drive.periodic()
+        self._periodic_done = False
+
+    def loop(self, command: Callable[[SwerveDrive], None] | None = None) -> None:
+        """One robot loop: :meth:`begin_loop`, the command, then physics, then time."""
+        self.begin_loop()
+        if command is not None:
+            command(self.drive)
+        self.sim.step(LOOP)
+        stepTiming(LOOP)
+        self._settle()
+
+    def observe(self) -> None:
+        """The next loop's periodic(), run now so that what follows (assertions, or a command
+        given by the test itself) sees this loop's readings; the next loop does not repeat it."""
+        if not self._periodic_done:
+            self.drive.periodic()
+            self._periodic_done = True
+
+    def run(self, seconds: float, command: Callable[[SwerveDrive], None] | None = None) -> None:
+        """Robot loops for ``seconds`` (each: periodic(), the command, physics, time), then
+        :meth:`observe`: periodic() runs once per loop, never twice between two time steps."""
+        for _ in range(round(seconds / LOOP)):
+            self.loop(command)
+        self.observe()
 
 
 _DRIVES: dict[Path, SwerveDrive] = {}

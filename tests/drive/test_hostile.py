@@ -18,7 +18,6 @@ import rev
 import wpilib
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from wpilib.simulation import stepTiming
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModuleState
 
@@ -161,11 +160,8 @@ def test_no_hostile_number_reaches_revlib_or_the_pose(
 ) -> None:
     with spied(monkeypatch) as (h, spy):
         for _, command in program:
-            h.drive.periodic()
-            command(h.drive)
-            h.sim.step(LOOP)
-            stepTiming(LOOP)
-        h.drive.periodic()
+            h.loop(command)
+        h.observe()
         h.drive.drive(ChassisSpeeds(0.5, 0.0, 0.0))  # after it all, the drive still answers
         assert spy.count > 0
         assert not spy.bad, spy.bad[:5]

@@ -163,12 +163,9 @@ def run_watching(
 ) -> None:
     """:meth:`Harness.run`, watching the true angles after every loop."""
     for _ in range(round(seconds / LOOP)):
-        h.drive.periodic()
-        command(h.drive)
-        h.sim.step(LOOP)
-        stepTiming(LOOP)
+        h.loop(command)
         watch()
-    h.drive.periodic()
+    h.observe()
 
 
 def go_to(h: Harness, targets: dict[str, float]) -> None:
@@ -194,7 +191,7 @@ def times_to_angle(h: Harness, targets: list[float], settle_s: float = 0.8) -> l
         reached: dict[str, float] = {}
         elapsed = 0.0
         for _ in range(round(settle_s / LOOP)):
-            drive.periodic()
+            h.begin_loop()
             command(drive)
             for _ in range(round(LOOP / SUBSTEP)):
                 sim.step(SUBSTEP)
@@ -204,7 +201,7 @@ def times_to_angle(h: Harness, targets: list[float], settle_s: float = 0.8) -> l
                     if name not in reached and error < TOLERANCE_DEG:
                         reached[name] = elapsed
             stepTiming(LOOP)
-        drive.periodic()
+        h.observe()
         assert len(reached) == len(drive.modules), (target, reached)
         for module in drive.modules:  # and stays there
             assert abs(shortest(true_angle(h, module.name) - target)) < TOLERANCE_DEG
