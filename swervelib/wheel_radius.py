@@ -3,8 +3,10 @@ with how far the wheels say they rolled.
 
 Spinning in place, each wheel's contact point travels rotation × its distance from the centre.
 Odometry turns wheel rotations into metres through the configured diameter, so the real diameter
-is the configured one times (gyro rotation × distance from the centre) / (distance odometry
-counted), averaged over the modules. Tread wear changes it by a few percent, which odometry
+is each module's configured one times (gyro rotation × distance from the centre) / (distance
+odometry counted), averaged over the modules. A module whose drive conversion is given by a
+``factor`` has no diameter to correct (a ``diameter`` written beside a non-zero ``factor`` is not
+the one odometry uses): such a configuration cannot be measured. Tread wear changes it by a few percent, which odometry
 otherwise carries into every metre driven.
 
 A wheel whose drive encoder counted less than a quarter of the distance the rotation took it
@@ -73,18 +75,32 @@ class WheelRadiusCharacterization:
     """Spin ``drive`` in place at ``omega`` rad/s and measure its wheels' real diameter."""
 
     def __init__(self, drive: SwerveDrive, omega: float = 1.5) -> None:
-        diameter = drive.config.modules[0].conversion.wheel_diameter_m
-        if diameter is None:
+        configured: dict[str, float] = {}
+        by_factor = []
+        for module in drive.config.modules:
+            diameter = module.conversion.wheel_diameter_m
+            if diameter is None or not _uses_diameter(module.conversion, diameter / INCH):
+                by_factor.append(module.name)
+            else:
+                configured[module.name] = diameter
+        if by_factor:
             raise ValueError(
-                "the configuration gives the drive conversion as a factor, with no wheel diameter "
-                "to correct: give conversionFactors.drive as gearRatio and diameter"
+                f"the configuration gives the drive conversion of {', '.join(by_factor)} as a "
+                "factor, with no wheel diameter to correct: give conversionFactors.drive as "
+                "gearRatio and diameter"
             )
         self.drive = drive
         self.omega = omega
-        self.configured_m = diameter
+        self.configured = configured
+        """Each module's configured wheel diameter (metres), by module name."""
         self._heading = drive.get_raw_yaw().radians()
         self._start = [m.get_position().distance for m in drive.modules]
         self.turned_rad = 0.0
+
+    @property
+    def configured_m(self) -> float:
+        """The modules' configured wheel diameter (metres; their mean if they differ)."""
+        return sum(self.configured.values()) / len(self.configured)
 
     def step(self) -> None:
         """Read this loop's rotation, then command the spin (call after ``periodic()``)."""
@@ -99,7 +115,7 @@ class WheelRadiusCharacterization:
         turned = abs(self.turned_rad)
         if turned < math.pi / 2:
             raise ValueError(f"the robot turned {math.degrees(self.turned_rad):.0f}°: spin longer")
-        ratios = []
+        measured = []
         rolled = []
         left_out = []
         for module, start in zip(self.drive.modules, self._start, strict=True):
@@ -108,14 +124,14 @@ class WheelRadiusCharacterization:
             if not counted > ROLLED_FRACTION * arc:  # (not >: a NaN did not roll either)
                 left_out.append(module.name)
                 continue
-            ratios.append(arc / counted)
+            measured.append(self.configured[module.name] * arc / counted)
             rolled.append(counted)
-        if not ratios:
+        if not measured:
             raise ValueError(
                 f"no wheel rolled: the robot turned {math.degrees(turned):.0f}° but no drive "
                 "encoder counted a quarter of its wheel's travel (not answering?)"
             )
-        diameter = self.configured_m * sum(ratios) / len(ratios)
+        diameter = sum(measured) / len(measured)
         return WheelDiameter(diameter, self.turned_rad, sum(rolled) / len(rolled), tuple(left_out))
 
 

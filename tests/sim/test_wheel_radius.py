@@ -15,7 +15,7 @@ from swervelib.config import load_directory
 from swervelib.config.model import INCH
 from swervelib.tools.edit import BACKUP_DIR, EditError, EditResult
 from swervelib.wheel_radius import WheelRadiusCharacterization, write_wheel_diameter
-from tests.drive.harness import REV_NAVX, simulated
+from tests.drive.harness import REV_NAVX, forget_drive, simulated
 
 CONFIGURED_IN = 3.0  # the all-REV reference robot's wheels, as configured
 WORN_IN = 2.89  # the treads wore down
@@ -205,3 +205,46 @@ def test_a_write_that_would_not_reach_every_module_is_refused(
     with pytest.raises(EditError, match="drive conversion of frontleft would still not come"):
         write_wheel_diameter(directory, NEW_IN)
     assert _files(directory) == before
+
+
+# -- measuring: against each module's own configured diameter -----------------------------------
+
+
+def _measure(directory: Path) -> WheelRadiusCharacterization:
+    """A drive for ``directory`` (the reference robot's Spark ids: the pool reuses its Sparks,
+    and the shared drive is built anew afterwards) on wheels of :data:`WORN_IN`, spun 4 s."""
+    try:
+        with simulated(directory, true_wheel_diameter_m=WORN_IN * INCH) as h:
+            measure = WheelRadiusCharacterization(h.drive)
+            h.run(0.5, lambda d: measure.step())  # spin up
+            measure = WheelRadiusCharacterization(h.drive)
+            h.run(4.0, lambda d: measure.step())
+            return measure
+    finally:
+        forget_drive(directory)
+        forget_drive(REV_NAVX)  # its (pooled) devices were configured for another drive
+
+
+def test_each_module_is_measured_against_its_own_configured_diameter(tmp_path: Path) -> None:
+    """frontleft gives its own conversion, on 4 in wheels; the others take physicalproperties'
+    3 in. Every wheel is really 2.89 in: measured against frontleft's 4 in for every module, the
+    result read 3.59 in."""
+    own = {"angle": {"gearRatio": 46.42}, "drive": {"gearRatio": 5.08, "diameter": 4}}
+    directory = _robot(tmp_path, frontleft=own)
+    measure = _measure(directory)
+    result = measure.result()
+    assert result.left_out == ()
+    assert result.diameter_in == pytest.approx(WORN_IN, rel=0.01)
+    assert measure.configured == {
+        "frontleft": pytest.approx(4.0 * INCH),
+        **dict.fromkeys(MODULES[1:], pytest.approx(CONFIGURED_IN * INCH)),
+    }
+
+
+def test_a_diameter_beside_a_drive_factor_is_not_measured(tmp_path: Path) -> None:
+    """A non-zero factor gives the drive conversion (3 in wheels, as a factor); the diameter
+    written beside it (4 in) is not what odometry uses, so there is nothing to correct."""
+    factor = math.pi * CONFIGURED_IN * INCH / 5.08
+    directory = _robot(tmp_path, {"gearRatio": 5.08, "diameter": 4, "factor": factor})
+    with pytest.raises(ValueError, match="frontleft, frontright, backleft, backright as a fac"):
+        _measure(directory)
