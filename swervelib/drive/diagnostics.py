@@ -20,6 +20,12 @@ once things agree again:
   PID (or its current limit) is too weak for the load (grinding on the ground but not
   on blocks: tune PID, do not invert). Reported as a warning.
 
+A module whose angle motor's last fault check reported a fault (``SwerveModule.angle_motor_fault``:
+a controller that does not answer, or a fault such as a Spark's gate driver, which stops it) is
+not judged stalled: its own Alert says why it cannot reach its angle, and the PID is not to blame.
+It is still judged for running away (turning away from its setpoint takes a motor that drives,
+and a Talon SRX reporting its sensor out of phase may well be one).
+
 All report through WPILib Alerts, in the spec's words. An optional protective stop (off by default:
 ``SwerveDrive.diagnostics.protective_stop = True``) stops the drive while a runaway is reported.
 """
@@ -164,7 +170,12 @@ class DriveDiagnostics:
                 if error > ANGLE_ERROR_DEG or error < -ANGLE_ERROR_DEG:
                     self._away_s[index] += dt
                     self._compare_encoders(index, module, loop, dt)
-            elif -slow < turn < slow and module.speed_setpoint_mps != 0.0:
+            elif (
+                -slow < turn < slow
+                and module.speed_setpoint_mps != 0.0
+                # an angle motor that reports a fault or does not answer: its own Alert says why
+                and module.angle_motor_fault is None
+            ):
                 self._stuck_s[index] += dt
 
     def judge_modules(self, *, judge: bool = True) -> None:

@@ -105,6 +105,7 @@ class SwerveModule:
         "absolute_read_issue",
         "angle_deg",
         "angle_motor",
+        "angle_motor_fault",
         "angle_setpoint_deg",
         "config",
         "drive_motor",
@@ -173,6 +174,9 @@ class SwerveModule:
         self.angle_deg = 0.0
         self.last_turn_deg = 0.0  # how far the module angle turned in the last update()
         self.absolute_read_issue = encoder is None
+        # What the angle motor's last fault check said (None: fine): a controller that does not
+        # answer or reports a fault cannot steer, and the drive's diagnostics leave it alone.
+        self.angle_motor_fault: str | None = None
         self._stale_loops = 0
         self.speed_setpoint_mps = 0.0
         self.angle_setpoint_deg = 0.0
@@ -307,7 +311,13 @@ class SwerveModule:
 
             return run
 
-        checks = [check("drive fault", self.drive_motor), check("angle fault", self.angle_motor)]
+        def check_angle_motor() -> None:
+            fault = self._call("angle fault", self.angle_motor.fault, None)
+            self.angle_motor_fault = self._errors.get("angle fault", fault)
+            if self._errors or self._error_shown:
+                self._show_errors()
+
+        checks = [check("drive fault", self.drive_motor), check_angle_motor]
         if self.encoder is not None:
             checks.append(check("absolute encoder fault", self.encoder))
         return checks

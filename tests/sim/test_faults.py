@@ -131,3 +131,34 @@ def test_absolute_encoder_that_raises_hands_over_to_the_relative_encoder(
         h.run(0.1, lambda d: d.drive(ChassisSpeeds(0.5, 0.0, 0.0)))
         assert not module.absolute_read_issue
         assert not any("absolute encoder raised" in t for t in alert_texts())
+
+
+def test_an_angle_motor_that_stops_on_a_fault_is_not_blamed_on_the_pid() -> None:
+    """An angle Spark that reports a fault (REV's simulator then stops it, as the controller
+    does) cannot steer: its own Alert names it, and the drive's diagnostics do not tell the team to
+    tune the angle PID (they did, within a second of driving at an angle)."""
+    import rev
+
+    with simulated() as h:
+        module = h.drive.modules[0]
+        faults = module.angle_motor.sim.vendor_sim.getFaultManager()
+        h.run(0.3, forward)
+        faults.setFaults(rev.SparkBase.Faults(0x20))  # gate driver
+        try:
+            at_an_angle = ChassisSpeeds(math.cos(0.6), math.sin(0.6), 0.0)
+            h.run(2.0, lambda d: d.drive(at_an_angle))
+            texts = alert_texts()
+            assert any("frontleft angle motor" in t and "faults: gateDriver" in t for t in texts), (
+                texts
+            )
+            assert module.name not in h.drive.diagnostics.stalled
+            assert not any("frontleft module tuning" in t for t in texts), texts
+            assert module.name not in h.drive.diagnostics.runaway
+            assert finite_pose(h.drive)
+            assert module.angle_motor_fault == "faults: gateDriver"
+        finally:
+            faults.setFaults(rev.SparkBase.Faults(0))
+        h.run(1.5, lambda d: d.drive(at_an_angle))
+        assert module.angle_motor_fault is None
+        assert not any("frontleft angle motor" in t for t in alert_texts())
+        assert abs(module.angle_deg - math.degrees(0.6)) < 3.0
