@@ -486,6 +486,13 @@ _NAVX_SCRIPT = textwrap.dedent(
     simulation.stepTiming(0.1)
     out["reconnected"] = [right.get_raw_yaw_degrees(), right.fault(), right.alert.active,
                           alerts("errors"), right.usable]
+
+    right.sim.set_raw_yaw(float("nan"), 0.0)  # what a test writes for a garbage reading
+    simulation.stepTiming(0.04)
+    out["nan"] = [right.get_raw_yaw_degrees(), right.usable, right.fault(), right.alert.active]
+    right.sim.set_raw_yaw(10.0, 0.0)
+    simulation.stepTiming(0.04)
+    out["after_nan"] = [right.get_raw_yaw_degrees(), right.usable, right.fault()]
     print("RESULT " + json.dumps(out), flush=True)
     """
 )
@@ -564,6 +571,23 @@ def test_navx_disconnect_is_a_fault_and_recovers(
     assert f"{result['label']}: not connected" not in errors
     # Back to the device's reading: raw 0° after 310°, i.e. one full turn counted (360).
     assert yaw % 360.0 == pytest.approx(0.0, abs=1e-3)
+
+
+@pytest.mark.parametrize("type_name", NAVX_TYPES)
+def test_navx_nan_reading_is_a_fault_and_recovers(
+    navx_results: dict[str, dict[str, Any]], type_name: str
+) -> None:
+    """The sim hook takes a NaN yaw (it raised ValueError from math.floor) and the adapter keeps
+    its last good yaw, reports the NaN, and takes the next good reading."""
+    result = navx_results[type_name]
+    last_good = result["reconnected"][0]
+    yaw, usable, fault, active = result["nan"]
+    assert yaw == pytest.approx(last_good, abs=1e-3)
+    assert usable is False
+    assert fault == active == NOT_A_NUMBER
+    yaw, usable, fault = result["after_nan"]
+    assert usable is True and fault is None
+    assert math.remainder(yaw - 10.0, 360.0) == pytest.approx(0.0, abs=1e-3)
 
 
 @pytest.mark.parametrize("type_name", NAVX_TYPES)

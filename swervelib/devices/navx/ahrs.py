@@ -213,10 +213,14 @@ class _NavXSim(ImuSim):
         simulated time: until it has, the adapter reads the yaw written here (as a real navX,
         whose reading is a few milliseconds old, not a whole robot loop)."""
         clockwise = -degrees
-        wrapped = clockwise - 360.0 * math.floor((clockwise + 180.0) / 360.0)
-        self._yaw.set(wrapped if math.isfinite(clockwise) else clockwise)
+        if math.isfinite(clockwise):
+            wrapped = clockwise - 360.0 * math.floor((clockwise + 180.0) / 360.0)
+            self._yaw.set(wrapped)
+            self.held_yaw = wrapped
+        else:  # a garbage reading (NaN, infinity: a fault test), written as it is
+            self._yaw.set(clockwise)
+            self.held_yaw = None
         self._rate.set(-rate_dps)
-        self.held_yaw = wrapped if math.isfinite(wrapped) else None
 
     def report_at_once(self) -> None:
         """The navX library reads its SimDevice on its own update, in simulated time: until then
