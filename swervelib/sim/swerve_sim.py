@@ -152,7 +152,11 @@ class SwerveSim:
         self.drive = drive
         self.follow_pose_resets = follow_pose_resets
         self.truth = truth or HardwareTruth.matching(drive.config)
-        self._signal_groups: list[list[Any]] | None = None  # see wait_for_readings
+        # see wait_for_readings: the devices with wall-clock signals, those last waited for (all
+        # but the ones disconnected through their sim hook), and those devices' signals by bus
+        self._signal_devices: list[Any] | None = None
+        self._waited_devices: tuple[Any, ...] | None = None
+        self._signal_groups: list[list[Any]] = []
         config = drive.config
         physical = config.physical_or_default
         count = len(self.truth.corners)
@@ -303,6 +307,8 @@ class SwerveSim:
         For tests that step time faster than real time (pyfrc's ``stepTiming``): call it after each
         step. ``robotpy sim`` runs in real time and needs nothing. True at once for a drive without
         such devices; False when one did not update within ``timeout_s`` (it stopped answering).
+        A device disconnected through its sim hook (``sim.set_connected(False)``) sends nothing
+        more and is not waited for: the others' readings are.
 
         It also keeps those devices enabled while the Driver Station is enabled, for up to two
         seconds of wall-clock time from the call and from the end of the wait
@@ -310,8 +316,13 @@ class SwerveSim:
         of wall-clock time from the last step, which a loop on a busy machine outlasts, and a
         Talon whose enable lapsed applies nothing until it is commanded again.
         """
-        if self._signal_groups is None:
-            signals = [s for device in self.drive.devices for s in device.status_signals()]
+        devices = self._signal_devices
+        if devices is None:
+            devices = self._signal_devices = [d for d in self.drive.devices if d.status_signals()]
+        waited = tuple(d for d in devices if getattr(d.sim, "connected", True))
+        if waited != self._waited_devices:  # the first call, or a device was disconnected
+            self._waited_devices = waited
+            signals = [s for device in waited for s in device.status_signals()]
             self._signal_groups = []
             if signals:  # phoenix6 is imported only for a drive that has phoenix6 devices
                 from swervelib.devices.ctre6.batch import group_by_bus

@@ -88,3 +88,47 @@ def test_a_command_given_once_holds_while_it_lasts(no_ramp: Path) -> None:
         renewed = h.sim.true_pose.X()
     assert renewed > 0.5, renewed  # 1 m/s for 1 s, from standing
     assert once > 0.9 * renewed, (once, renewed)
+
+
+@pytest.fixture(scope="module")
+def own_ids(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """``deploy/kraken_cancoder_pigeon2`` with every CAN id 40 higher: devices of its own, which a
+    test may disconnect for good (phoenix6's simulator cannot bring one back in the process)."""
+    directory = tmp_path_factory.mktemp("kraken") / "own_ids"
+    shutil.copytree(KRAKEN, directory)
+    paths = [directory / "swervedrive.json", *(directory / "modules").glob("*.json")]
+    for path in paths:
+        data = json.loads(path.read_text())
+        for key in ("drive", "angle", "encoder", "imu"):
+            if isinstance(data.get(key), dict) and "id" in data[key]:
+                data[key]["id"] += 40
+        path.write_text(json.dumps(data, indent=2))
+    return directory
+
+
+def test_a_disconnected_cancoder_is_not_waited_for_and_its_module_steers_on(
+    own_ids: Path,
+) -> None:
+    """``SwerveSim.wait_for_readings`` waits for the devices that still answer, not for one
+    disconnected through its sim hook: it waited out its whole timeout for the dead CANcoder in
+    every loop (10 s by default) and returned False, so a stepped test of a dead sensor could not
+    run. Meanwhile the module steers on its angle motor's encoder and the Alerts name both."""
+    from tests.sim import alert_texts
+
+    sideways = ChassisSpeeds(0.0, 1.0, 0.0)
+    with simulated(own_ids) as h:
+        module = h.drive.modules[1]
+        h.run(0.2, lambda d: d.drive(FORWARD))
+        module.encoder.sim.set_connected(False)
+        assert h.sim.wait_for_readings(5.0)  # the other twelve devices answered
+        h.run(1.5, lambda d: d.drive(sideways))  # each device's fault check: about once a second
+        assert module.absolute_read_issue
+        true = h.sim.true_module_angles[module.name].degrees()
+        assert abs((module.angle_deg - true + 180.0) % 360.0 - 180.0) < 3.0
+        assert abs((true - 90.0 + 180.0) % 360.0 - 180.0) < 5.0 or abs(true + 90.0) < 5.0
+        texts = alert_texts()
+        assert any(
+            t.startswith("frontright absolute encoder (cancoder 50)") and "not answering" in t
+            for t in texts
+        ), texts
+        assert any(t.startswith("frontright module: absolute encoder unusable") for t in texts)

@@ -28,8 +28,14 @@ UPDATE_HZ: Final = 100.0
 class TalonFXSAnalogSim(EncoderSim):
     """The Talon FXS's simulated analog input, in the bare sensor's frame."""
 
-    def __init__(self, device: Any) -> None:
+    def __init__(self, device: Any, talon: Any) -> None:
         self._state = device.sim_state
+        self._talon = talon  # the angle Talon's sim hook
+
+    @property
+    def connected(self) -> bool:
+        """False once the Talon it is read through was disconnected (it sends nothing more)."""
+        return bool(self._talon.connected)
 
     def set_raw(self, rotations: float, rotations_per_second: float) -> None:
         self._state.set_analog_voltage((rotations % 1.0) * FULL_SCALE_VOLTS)
@@ -53,7 +59,7 @@ class TalonFXSAnalogEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
         self._voltage = device.get_analog_voltage(False)
         self._voltage.set_update_frequency(UPDATE_HZ)
         self._signals: list[Any] = [self._voltage]
-        self._sim = TalonFXSAnalogSim(device)
+        self._sim = TalonFXSAnalogSim(device, angle_motor.sim)
         self._last_degrees = 0.0
         self._last_sample: tuple[float, float] | None = None  # (timestamp s, degrees)
         self._velocity = 0.0
