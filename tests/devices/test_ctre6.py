@@ -952,11 +952,30 @@ def test_cancoder_magnet_and_disconnect_faults() -> None:
     assert not any(enc.label in error for error in active_errors())
     assert enc.usable is True
 
+    # A weak (orange) magnet: the reading is still used, and a warning says so (as YAGSL's
+    # "magnetic field is less than ideal"); it clears when the magnet is good again.
+    enc.device.sim_state.set_magnet_health(signals.MagnetHealthValue.MAGNET_ORANGE)
+    enc.sim.set_raw(0.75, 0.0)
+    assert eventually(lambda: close(enc.get_absolute_degrees(), 270.0, 0.2), [enc])
+    assert enc.usable is True
+    assert enc.fault() is None
+
+    def weak_magnet_warnings() -> list[str]:
+        return [w for w in alert_texts(("warnings",)) if w.startswith(f"{enc.label}: magnet")]
+
+    assert weak_magnet_warnings() == [
+        f"{enc.label}: magnet field less than ideal (MAGNET_ORANGE): the reading is still used; "
+        "check the magnet's distance and centring before it fails"
+    ]
+    assert not any(enc.label in error for error in active_errors())
+    enc.sim.set_magnet_fault(False)
+    assert eventually(lambda: enc.fault() is None and not weak_magnet_warnings(), [enc])
+
     enc.sim.set_connected(False)
     assert eventually(lambda: enc.fault() is not None, [enc])
     assert "not answering" in (enc.fault() or "")
     assert any(enc.label in error and "not answering" in error for error in active_errors())
-    assert enc.get_absolute_degrees() == pytest.approx(180.0, abs=0.2)
+    assert enc.get_absolute_degrees() == pytest.approx(270.0, abs=0.2)  # the last good reading
     assert enc.usable is False
     with pytest.raises(NotImplementedError):
         enc.sim.set_connected(True)

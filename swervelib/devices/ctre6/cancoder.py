@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
+import wpilib
 from phoenix6 import configs, hardware, signals
 
 from swervelib.devices.ctre6 import (
@@ -29,6 +30,13 @@ from swervelib.devices.settings import EncoderSettings
 
 _BAD_MAGNET = frozenset(
     {signals.MagnetHealthValue.MAGNET_RED.value, signals.MagnetHealthValue.MAGNET_INVALID.value}
+)
+# Orange: the magnet is too far, too close or off centre, but the reading is still good (YAGSL
+# warns "magnetic field is less than ideal"): a warning, before it turns red during a match.
+_WEAK_MAGNET = signals.MagnetHealthValue.MAGNET_ORANGE.value
+WEAK_MAGNET_TEXT = (
+    "magnet field less than ideal (MAGNET_ORANGE): the reading is still used; check the magnet's "
+    "distance and centring before it fails"
 )
 
 
@@ -57,6 +65,7 @@ class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
         self.settings = settings
         self.label = settings.label
         self._alert = FaultAlert(settings.label)
+        self._magnet_warning = FaultAlert(settings.label, wpilib.Alert.AlertType.kWarning)
         self.config_calls = ConfigCalls(settings.label)  # what did not apply, on an Alert
         self.device = hardware.CANcoder(settings.device.id, can_bus(settings.device.bus_name))
 
@@ -113,10 +122,16 @@ class CANcoderEncoder(SignalDevice, UsableFlag, AbsoluteEncoder):
         return self._last_velocity
 
     def fault(self) -> str | None:
+        """What makes the reading unusable (not answering, NaN, a red magnet), or None. A weak
+        (orange) magnet is no fault, but shows a warning Alert of its own meanwhile."""
         text = signal_fault(self._signals)
-        if text is None and self._magnet.value_as_double in _BAD_MAGNET:
+        health = self._magnet.value_as_double
+        if text is None and health in _BAD_MAGNET:
             text = f"bad magnet ({self._magnet.value.name})"
         self._alert.update(text)
+        self._magnet_warning.update(
+            WEAK_MAGNET_TEXT if text is None and health == _WEAK_MAGNET else None
+        )
         return text
 
     @property
