@@ -277,6 +277,26 @@ def test_data_block_parses(block: Block) -> None:
         tomllib.loads(block.text)
 
 
+def test_the_getting_started_project_passes_its_tests(tmp_path: Path) -> None:
+    """A project made of Getting started's own files (its pyproject.toml, its robot.py and
+    deploy/swerve) passes `robotpy test` run as that page says: `robotpy deploy` runs it first and
+    refuses to upload when it fails, and with no tests/ folder it fails."""
+    page = DOCS / "getting-started.md"
+    blocks = read_blocks(page)
+    root = tmp_path / "my-robot"
+    root.mkdir()
+    (pyproject,) = [b for b in blocks if b.language == "toml" and "[tool.robotpy]" in b.text]
+    (robot,) = [b for b in blocks if b.language == "python" and "class Robot" in b.text]
+    (root / "pyproject.toml").write_text(pyproject.text + "\n", encoding="utf-8")
+    (root / "robot.py").write_text(robot.text + "\n", encoding="utf-8")
+    shutil.copytree(REPO / "deploy" / "swerve", root / "deploy" / "swerve")
+    commands = [b for b in blocks if b.language == "bash" and "robotpy test" in b.text]
+    assert commands, f"{page.name} gives no command that runs `robotpy test`"
+    for command in commands:
+        output = run_block(command, root)
+        assert "passed" in output, output
+
+
 # -- what the pages say ----------------------------------------------------------------------------
 KEY = re.compile(r"`(/SmartDashboard/[^`]+)`")
 
