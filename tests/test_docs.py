@@ -277,12 +277,10 @@ def test_data_block_parses(block: Block) -> None:
         tomllib.loads(block.text)
 
 
-def test_the_getting_started_project_passes_its_tests(tmp_path: Path) -> None:
-    """A project made of Getting started's own files (its pyproject.toml, its robot.py and
-    deploy/swerve) passes `robotpy test` run as that page says: `robotpy deploy` runs it first and
-    refuses to upload when it fails, and with no tests/ folder it fails."""
-    page = DOCS / "getting-started.md"
-    blocks = read_blocks(page)
+def getting_started_project(tmp_path: Path) -> Path:
+    """A robot project made of Getting started's own pyproject.toml and robot.py blocks, and the
+    repository's deploy/swerve."""
+    blocks = read_blocks(DOCS / "getting-started.md")
     root = tmp_path / "my-robot"
     root.mkdir()
     (pyproject,) = [b for b in blocks if b.language == "toml" and "[tool.robotpy]" in b.text]
@@ -290,11 +288,60 @@ def test_the_getting_started_project_passes_its_tests(tmp_path: Path) -> None:
     (root / "pyproject.toml").write_text(pyproject.text + "\n", encoding="utf-8")
     (root / "robot.py").write_text(robot.text + "\n", encoding="utf-8")
     shutil.copytree(REPO / "deploy" / "swerve", root / "deploy" / "swerve")
+    return root
+
+
+def test_the_getting_started_project_passes_its_tests(tmp_path: Path) -> None:
+    """A project made of Getting started's own files (its pyproject.toml, its robot.py and
+    deploy/swerve) passes `robotpy test` run as that page says: `robotpy deploy` runs it first and
+    refuses to upload when it fails, and with no tests/ folder it fails."""
+    page = DOCS / "getting-started.md"
+    blocks = read_blocks(page)
+    root = getting_started_project(tmp_path)
     commands = [b for b in blocks if b.language == "bash" and "robotpy test" in b.text]
     assert commands, f"{page.name} gives no command that runs `robotpy test`"
     for command in commands:
         output = run_block(command, root)
         assert "passed" in output, output
+
+
+PROCESS_PER_TEST = """
+import os
+
+
+def test_one(robot):
+    print("robot process", os.getpid())
+
+
+def test_two(robot):
+    print("robot process", os.getpid())
+"""
+
+
+def test_robotpy_test_runs_each_test_in_its_own_process_unless_told_not_to(tmp_path: Path) -> None:
+    """Simulation says so: a process per test by default, one process with --no-isolation (where
+    the second robot's drive reuses the first one's Sparks)."""
+    text = " ".join((DOCS / "simulation.md").read_text(encoding="utf-8").split())
+    assert "each test in a robot process of its own by default" in text
+    assert "With `--no-isolation`" in text
+    root = getting_started_project(tmp_path)
+    (root / "tests").mkdir()
+    (root / "tests" / "test_processes.py").write_text(PROCESS_PER_TEST, encoding="utf-8")
+    pids = {}
+    for mode in ((), ("--no-isolation",)):
+        done = subprocess.run(
+            [sys.executable, "-m", "robotpy", "test", *mode, "--", "-s", "-q"],
+            cwd=root,
+            env=environment(),
+            stdin=subprocess.DEVNULL,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_S,
+        )
+        assert done.returncode == 0, done.stdout + done.stderr
+        pids[mode] = set(re.findall(r"robot process (\d+)", done.stdout))
+    assert len(pids[()]) == 2, pids  # two tests, two robot processes
+    assert len(pids[("--no-isolation",)]) == 1, pids
 
 
 # -- what the pages say ----------------------------------------------------------------------------
