@@ -4,16 +4,19 @@ like a pyfrc test, with loops that take longer in wall-clock time than on an idl
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import time
 from pathlib import Path
 
+import ntcore
 import pytest
+import wpilib
 from phoenix6 import unmanaged
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive
-from tests.conftest import DEPLOY
+from tests.conftest import DEPLOY, REPO
 from tests.drive.harness import simulated
 
 KRAKEN = DEPLOY / "kraken_cancoder_pigeon2"
@@ -132,3 +135,58 @@ def test_a_disconnected_cancoder_is_not_waited_for_and_its_module_steers_on(
             for t in texts
         ), texts
         assert any(t.startswith("frontright module: absolute encoder unusable") for t in texts)
+
+
+# A device's label, as docs/telemetry.md describes ``<device>``: module, role, type and id.
+DEVICE_LABEL = r"(?:\S+ (?:drive motor|angle motor|absolute encoder)|IMU) \([^)]*\)"
+
+
+def documented_alerts() -> list[re.Pattern[str]]:
+    """The Alerts docs/telemetry.md lists (its Alerts table's first column), as patterns:
+    ``<device>`` a device's label, another ``<...>`` any name, ``...`` any text, ``N`` a count."""
+    lines = (REPO / "docs" / "telemetry.md").read_text(encoding="utf-8").splitlines()
+    start = lines.index("| Alert | when |") + 2
+    patterns = []
+    for line in lines[start:]:
+        if not line.startswith("|"):
+            break
+        for text in re.findall(r"`([^`]+)`", line.split("|")[1]):
+            pattern = re.escape(text)
+            pattern = pattern.replace("<device>", DEVICE_LABEL)
+            pattern = re.sub(r"<[^>]*>", ".+", pattern)  # <module>
+            pattern = pattern.replace(re.escape("..."), ".*").replace(re.escape(" N "), r" \d+ ")
+            patterns.append(re.compile(pattern))
+    assert len(patterns) > 10, patterns
+    return patterns
+
+
+def active_alerts() -> list[str]:
+    wpilib.SmartDashboard.updateValues()
+    nt = ntcore.NetworkTableInstance.getDefault()
+    texts: list[str] = []
+    for level in ("errors", "warnings", "infos"):
+        value = nt.getEntry(f"/SmartDashboard/Swerve Alerts/{level}").getValue()
+        texts += value.value() if value.isValid() else []
+    return [text.replace("`", "") for text in texts]
+
+
+def test_the_alerts_of_a_bad_magnet_are_the_ones_the_telemetry_page_lists() -> None:
+    """A CANcoder reporting a bad magnet raises its own error Alert (its device label) and the
+    module's warning that it carries on with the angle motor's encoder: docs/telemetry.md lists
+    each by its text (it used to say a device fault is shown as ``<module> module: ...``)."""
+    patterns = documented_alerts()
+    with simulated(KRAKEN) as h:
+        encoder = h.drive.modules[0].encoder
+        assert encoder is not None
+        try:
+            encoder.sim.set_magnet_fault(True)
+            h.run(1.0, lambda d: d.drive(FORWARD))
+            shown = active_alerts()
+            assert "frontleft absolute encoder (cancoder 9): bad magnet (MAGNET_RED)" in shown
+            assert any(text.startswith("frontleft module: ") for text in shown), shown
+            for text in shown:
+                assert any(p.fullmatch(text) for p in patterns), f"{text!r} is not documented"
+        finally:
+            encoder.sim.set_magnet_fault(False)
+            h.run(1.0, lambda d: d.drive(ChassisSpeeds()))
+        assert not any(text.startswith("frontleft") for text in active_alerts())
