@@ -20,7 +20,7 @@ backed up, one-line summary; ``dry_run`` shows the diff and writes nothing).
 
 Errors: :class:`~swervelib.tools.telemetry_client.TelemetryConnectionError` (no robot answered),
 :class:`~swervelib.tools.calibrate.CalibrationError` (different modules, a reading missing or
-implausible, wheels moving), ``ConfigError`` (the directory is invalid), ``EditError`` (the write
+implausible, a module whose robot reports an ``Absolute Encoder Read Issue``, wheels moving), ``ConfigError`` (the directory is invalid), ``EditError`` (the write
 was refused). Each has a message meant for the person.
 """
 
@@ -88,6 +88,14 @@ def capture_offsets(
         signal = Signal(module.name, RAW_ABSOLUTE)
         values = []
         for snapshot in snapshots:
+            if module.name in snapshot.read_issues:
+                raise CalibrationError(
+                    f"cannot capture the offsets: {printable(module.name)} reports an "
+                    "Absolute Encoder Read Issue: its absolute encoder cannot be read (bad "
+                    "magnet, unplugged, not answering: check its wiring, CAN id and bus), so its "
+                    "Raw Absolute Encoder is its last good reading, not where the wheel points "
+                    "now; fix the encoder and try again"
+                )
             problem = snapshot.problem(signal)
             if problem is not None:
                 raise CalibrationError(f"cannot capture the offsets: {printable(problem, 300)}")

@@ -4,7 +4,10 @@ The robot (``SwerveDrive``, telemetry verbosity ``HIGH``) publishes under
 ``/SmartDashboard/swerve/``: per module ``modules/<name>/Raw Absolute Encoder`` (degrees, after
 ``absoluteEncoderInverted``, before the offset), ``Raw Angle Encoder`` (degrees of module rotation,
 after ``inverted.angle``), ``Raw Drive Encoder`` (metres, after ``inverted.drive``), and
-``Raw IMU Yaw`` (degrees, after ``invertedIMU``, unwrapped), plus ``moduleNames`` once.
+``Raw IMU Yaw`` (degrees, after ``invertedIMU``, unwrapped), plus ``moduleNames`` once. Each
+module's ``Absolute Encoder Read Issue`` says its absolute encoder cannot be read (bad magnet,
+unplugged, not answering): its ``Raw Absolute Encoder`` is then the last good reading, not the
+encoder now; :attr:`Snapshot.read_issues` names those modules.
 
 :class:`TelemetrySource` is the small interface the calibration tools read through:
 
@@ -55,6 +58,7 @@ RAW_ABSOLUTE: Final = "Raw Absolute Encoder"
 RAW_ANGLE: Final = "Raw Angle Encoder"
 RAW_DRIVE: Final = "Raw Drive Encoder"
 RAW_IMU_YAW: Final = "Raw IMU Yaw"
+READ_ISSUE: Final = "Absolute Encoder Read Issue"
 MODULE_SIGNALS: Final = (RAW_ABSOLUTE, RAW_ANGLE, RAW_DRIVE)
 DEFAULT_PORT4: Final = 5810
 MAX_MODULE_NAMES: Final = 16  # WPILib kinematics take 2, 3, 4 or 6 modules
@@ -184,6 +188,9 @@ class Snapshot:
     values: Mapping[Signal, float]
     problems: Mapping[Signal, str] = field(default_factory=dict)
     time_s: float = 0.0  # the reader's monotonic clock
+    # modules whose robot reports an Absolute Encoder Read Issue (their Raw Absolute Encoder is the
+    # last good reading, not the encoder now)
+    read_issues: frozenset[str] = frozenset()
 
     def get(self, signal: Signal) -> float:
         """The validated value, or :class:`TelemetryError` saying why there is none."""
@@ -212,8 +219,14 @@ class TelemetrySource(Protocol):
         ...
 
 
-def snapshot_from(raw: Mapping[Signal, object], *, time_s: float | None = None) -> Snapshot:
-    """Validate raw values (``None`` = not published) into a :class:`Snapshot`."""
+def snapshot_from(
+    raw: Mapping[Signal, object],
+    *,
+    time_s: float | None = None,
+    read_issues: Iterable[str] = (),
+) -> Snapshot:
+    """Validate raw values (``None`` = not published) into a :class:`Snapshot`; ``read_issues``:
+    the modules whose robot reports an ``Absolute Encoder Read Issue``."""
     values: dict[Signal, float] = {}
     problems: dict[Signal, str] = {}
     for signal, value in raw.items():
@@ -222,7 +235,16 @@ def snapshot_from(raw: Mapping[Signal, object], *, time_s: float | None = None) 
             values[signal] = number
         elif problem is not None:
             problems[signal] = problem
-    return Snapshot(values, problems, time.monotonic() if time_s is None else time_s)
+    when = time.monotonic() if time_s is None else time_s
+    return Snapshot(values, problems, when, frozenset(read_issues))
+
+
+def flag(value: object) -> bool:
+    """A published ``Absolute Encoder Read Issue``: a boolean (swervelib, YAGSL 2025+), or 1/0 as
+    YAGSL published it up to 2025.1; anything else (not published) is no issue reported."""
+    if isinstance(value, bool):
+        return value
+    return isinstance(value, int | float) and value == 1
 
 
 class MemoryTelemetry:
@@ -237,6 +259,7 @@ class MemoryTelemetry:
         self._publish_names = publish_names
         self._lock = threading.Lock()
         self._raw: dict[Signal, object] = dict.fromkeys(module_signals(self._modules), 0.0)
+        self._read_issues: set[str] = set()
         self.reads = 0
 
     def module_names(self) -> tuple[str, ...] | None:
@@ -246,6 +269,11 @@ class MemoryTelemetry:
         """Set one value (``None`` = not published)."""
         with self._lock:
             self._raw[Signal(module, name)] = value
+
+    def set_read_issue(self, module: str, issue: bool) -> None:
+        """Report (or clear) an ``Absolute Encoder Read Issue`` for ``module``."""
+        with self._lock:
+            (self._read_issues.add if issue else self._read_issues.discard)(module)
 
     def add(self, module: str | None, name: str, delta: float) -> None:
         """Move one numeric value by ``delta``."""
@@ -264,7 +292,8 @@ class MemoryTelemetry:
         with self._lock:
             self.reads += 1
             raw = dict(self._raw)
-        return snapshot_from(raw)
+            issues = frozenset(self._read_issues)
+        return snapshot_from(raw, read_issues=issues)
 
 
 _TEAM = re.compile(r"^\d{1,5}$")
@@ -368,6 +397,10 @@ class NetworkTablesTelemetry:
             self._subs: dict[Signal, Any] = {
                 s: inst.getTopic(s.topic).genericSubscribe(options) for s in self._signals
             }
+            self._issue_subs: dict[str, Any] = {
+                m: inst.getTopic(f"{ROOT}/{Signal(m, READ_ISSUE).path}").genericSubscribe(options)
+                for m in self._modules
+            }
             # wait (within the same time-out) until the raw values have arrived
             while not all(
                 sub.exists() and _number(sub.get()) is not None for sub in self._subs.values()
@@ -419,7 +452,9 @@ class NetworkTablesTelemetry:
             raise TelemetryConnectionError("the telemetry connection is closed")
         if not self._instance.isConnected():
             raise TelemetryConnectionError(f"lost the connection to the robot at {self.where}")
-        return snapshot_from({s: _number(sub.get()) for s, sub in self._subs.items()})
+        issues = [m for m, sub in self._issue_subs.items() if flag(_number(sub.get()))]
+        raw = {s: _number(sub.get()) for s, sub in self._subs.items()}
+        return snapshot_from(raw, read_issues=issues)
 
     def close(self) -> None:
         if self._closed:
@@ -432,9 +467,14 @@ class NetworkTablesTelemetry:
             # Every subscriber goes before the instance: a handle released later (when its Python
             # object is collected) would close whatever a newer instance, reusing the destroyed
             # one's index, has under the same handle number.
-            subs = [getattr(self, "_names_sub", None), *getattr(self, "_subs", {}).values()]
+            subs = [
+                getattr(self, "_names_sub", None),
+                *getattr(self, "_subs", {}).values(),
+                *getattr(self, "_issue_subs", {}).values(),
+            ]
             self._names_sub = None
             self._subs = {}
+            self._issue_subs = {}
             _release(subs)
             inst.stopClient()
         finally:
