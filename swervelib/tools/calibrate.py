@@ -740,6 +740,19 @@ class CalibrationSession:
                 problem = snapshot.problem(signal)
                 if problem is not None:
                     return self._refuse(attempt, Verdict.NO_DATA, problem + ".")
+        if step.kind is StepKind.CAPTURE_OFFSETS:
+            unread = [
+                s.module for s in step.watches if any(s.module in x.read_issues for x in snapshots)
+            ]
+            if unread:
+                return self._refuse(
+                    attempt,
+                    Verdict.NO_DATA,
+                    f"{', '.join(m for m in unread if m)}: the robot reports an "
+                    "Absolute Encoder Read Issue, so Raw Absolute Encoder is the last good "
+                    "reading, not where the wheel points now: fix the encoder (magnet, wiring, "
+                    "CAN id and bus).",
+                )
         if step.kind is StepKind.LIFT:
             return Observation(
                 step,

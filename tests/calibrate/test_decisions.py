@@ -736,6 +736,21 @@ def test_capture_refuses_moving_wheels(config_dir: Path, robot: MemoryTelemetry)
     assert obs.verdict is Verdict.NOISY and "backleft Raw Absolute Encoder" in obs.explanation
 
 
+def test_capture_refuses_a_module_with_a_read_issue(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """The robot keeps publishing the last good Raw Absolute Encoder of an encoder it cannot read
+    (a bad magnet): capturing it would write where the wheel pointed then."""
+    session = make(config_dir, robot)
+    step = advance_to(session, StepKind.CAPTURE_OFFSETS)
+    robot.set_read_issue("backleft", True)
+    obs = attempt(session, step, lambda: None)
+    assert obs.verdict is Verdict.NO_DATA
+    assert "backleft: the robot reports an Absolute Encoder Read Issue" in obs.explanation
+    robot.set_read_issue("backleft", False)
+    assert attempt(session, step, lambda: None).accepted
+
+
 # -- applying (through the real ConfigEditor) ----------------------------------------------------
 def snapshot_files(directory: Path) -> dict[str, bytes]:
     return {
