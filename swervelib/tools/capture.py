@@ -20,8 +20,8 @@ backed up, one-line summary; ``dry_run`` shows the diff and writes nothing).
 
 Errors: :class:`~swervelib.tools.telemetry_client.TelemetryConnectionError` (no robot answered),
 :class:`~swervelib.tools.calibrate.CalibrationError` (different modules, a reading missing or
-implausible, a module whose robot reports an ``Absolute Encoder Read Issue``, wheels moving), ``ConfigError`` (the directory is invalid), ``EditError`` (the write
-was refused). Each has a message meant for the person.
+implausible, a module whose robot reports an ``Absolute Encoder Read Issue``, wheels moving),
+``ConfigError`` (the directory is invalid), ``EditError`` (the write was refused). Each has a message meant for the person.
 """
 
 from __future__ import annotations
