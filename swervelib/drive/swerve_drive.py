@@ -47,6 +47,7 @@ from swervelib.drive.feedforward import derived_feedforward
 from swervelib.drive.heading import YawTracker
 from swervelib.drive.housekeeping import RoundRobin
 from swervelib.drive.module import SwerveModule
+from swervelib.drive.odometry import odometry_positions
 from swervelib.drive.options import DriveOptions
 from swervelib.drive.safety import (
     FieldArea,
@@ -476,12 +477,14 @@ class SwerveDrive(DriveSwitches):
         distances: list[float] = []
         velocities: list[float] = []
         angles: list[float] = []
+        turns: list[float] = []
         for module in self.modules:
             module.update()
             positions_read.append(module.position)
             distances.append(module.raw_drive_m)
             velocities.append(module.drive_velocity_mps)
             angles.append(module.angle_deg)
+            turns.append(module.last_turn_deg)
         positions = tuple(positions_read)
         yaw = self.yaw
         previous_yaw = yaw.yaw_deg
@@ -490,8 +493,9 @@ class SwerveDrive(DriveSwitches):
             self._yaw_rate = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE / dt
         self._positions = positions
         self._distances = distances
+        # each wheel's roll along the direction it rolled in (half-way through its turn)
         self._pose = pose = self.estimator.updateWithTime(
-            now, _from_degrees(yaw.yaw_deg), positions
+            now, _from_degrees(yaw.yaw_deg), odometry_positions(positions, turns)
         )
         # this loop's snapshot, built by get_state() if anyone asks (nobody at NONE)
         self._loop_values = (
