@@ -899,6 +899,10 @@ class SwerveDrive(DriveSwitches):
     ) -> bool:
         """Fuse a vision pose taken at ``timestamp`` (FPGA seconds); True if it was used.
 
+        ``std_devs`` (x m, y m, heading rad) stay in force for later measurements given without
+        (WPILib's pose estimator keeps them): None means the last ones given, or WPILib's default
+        (0.9, 0.9, 0.9) if none ever were.
+
         Refused (counted per reason in ``vision.refused``, shown on the ``Swerve vision`` Alert):
         a pose that is not finite or is off :attr:`field`, a timestamp more than 0.1 s ahead of
         the robot's clock or more than 1.5 s old, std devs that are not three finite numbers ≥ 0.

@@ -81,3 +81,35 @@ def test_a_simulated_camera_pulls_the_estimate_onto_the_truth(seed: int) -> None
     assert used > 20
     assert with_distance < 0.05 and with_heading < 1.0
     assert without_distance > 0.5 and without_heading > 7.0
+
+
+def test_std_devs_given_once_stay_in_force_as_the_docs_say() -> None:
+    """docs/driving.md: ``std_devs=None`` is the last std devs given (WPILib's estimator keeps
+    them), not WPILib's default."""
+    import wpilib
+
+    start = Pose2d(2.0, 2.0, Rotation2d())
+    with simulated(initial_pose=start) as h:
+        drive: SwerveDrive = h.drive
+        try:
+            h.loop()
+            h.observe()  # odometry since the pose reset, for the measurement to go against
+            now = wpilib.Timer.getFPGATimestamp()
+            assert drive.add_vision_measurement(
+                Pose2d(3.0, 2.0, Rotation2d()), now, (0.9, 0.9, 0.9)
+            )
+            by_default = drive.estimator.getEstimatedPosition().X() - start.X()
+            drive.reset_pose(start)
+            h.loop()
+            h.observe()
+            now = wpilib.Timer.getFPGATimestamp()
+            assert drive.add_vision_measurement(start, now, (0.01, 0.01, 0.01))
+            assert drive.add_vision_measurement(Pose2d(3.0, 2.0, Rotation2d()), now)
+            after_tight = drive.estimator.getEstimatedPosition().X() - start.X()
+            print(
+                f"\n[vision std devs] 1 m away: {by_default:.2f} m at 0.9 m, then {after_tight:.2f} m"
+            )
+            assert by_default < 0.2  # 0.9 m against odometry's 0.1 m
+            assert after_tight > 0.8  # the tight std devs given before still apply
+        finally:
+            drive.estimator.setVisionMeasurementStdDevs((0.9, 0.9, 0.9))  # the shared drive's
