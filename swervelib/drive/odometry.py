@@ -14,25 +14,37 @@ half-way between the last loop's reading and this one (the readings themselves a
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Final
 
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import SwerveModulePosition
 
 _from_degrees = Rotation2d.fromDegrees
 
+MAX_ROLLING_TURN_DEG: Final = 90.0
+"""A module that turned more than this in one loop did not roll through the turn: its angle jumped
+(a fall-back to the angle motor's encoder, a new seed), and its end angle is kept. Steering turns a
+module by a few tens of degrees per loop at most."""
+
 
 def odometry_positions(
-    positions: Sequence[SwerveModulePosition], turns_deg: Sequence[float]
+    positions: Sequence[SwerveModulePosition],
+    distances: Sequence[float],
+    angles_deg: Sequence[float],
+    turns_deg: Sequence[float],
 ) -> tuple[SwerveModulePosition, ...]:
-    """Each module's ``position`` (this loop's reading) with its angle turned back by half of
-    ``turns_deg`` (degrees the module turned since the last reading, shortest way): the direction
-    it rolled in over the loop. A module that did not turn keeps its reading (the same object)."""
-    out: list[SwerveModulePosition] = []
-    for index, position in enumerate(positions):
-        turn = turns_deg[index]
-        if turn == 0.0:
-            out.append(position)
-        else:
-            angle = position.angle.degrees() - 0.5 * turn
-            out.append(SwerveModulePosition(position.distance, _from_degrees(angle)))
-    return tuple(out)
+    """Each module's distance with its angle turned back by half of ``turns_deg`` (degrees it
+    turned since the last reading, shortest way): the direction it rolled in over the loop.
+    ``positions``, ``distances`` and ``angles_deg`` are this loop's readings, one per module; a
+    module that did not turn (or jumped, see :data:`MAX_ROLLING_TURN_DEG`) keeps its ``position``
+    (the same object)."""
+    return tuple(
+        [
+            position
+            if turn == 0.0 or not -MAX_ROLLING_TURN_DEG < turn < MAX_ROLLING_TURN_DEG
+            else SwerveModulePosition(distance, _from_degrees(angle - 0.5 * turn))
+            for position, distance, angle, turn in zip(
+                positions, distances, angles_deg, turns_deg, strict=True
+            )
+        ]
+    )

@@ -495,7 +495,7 @@ class SwerveDrive(DriveSwitches):
         self._distances = distances
         # each wheel's roll along the direction it rolled in (half-way through its turn)
         self._pose = pose = self.estimator.updateWithTime(
-            now, _from_degrees(yaw.yaw_deg), odometry_positions(positions, turns)
+            now, _from_degrees(yaw.yaw_deg), odometry_positions(positions, distances, angles, turns)
         )
         # this loop's snapshot, built by get_state() if anyone asks (nobody at NONE)
         self._loop_values = (

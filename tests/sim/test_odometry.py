@@ -4,9 +4,11 @@ the direction it rolled in during the loop, not the one it ends the loop in (whi
 
 from __future__ import annotations
 
+import pytest
 from wpimath.geometry import Pose2d, Rotation2d
-from wpimath.kinematics import ChassisSpeeds
+from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition
 
+from swervelib.drive.odometry import odometry_positions
 from tests.drive.harness import simulated
 
 
@@ -23,3 +25,14 @@ def test_the_estimate_stays_on_the_truth_while_translating_and_turning() -> None
         assert travelled > 4.0  # it did go somewhere (and turned: 4.5 rad)
         assert off < 0.01, (estimate, truth)
         assert abs((estimate.rotation() - truth.rotation()).degrees()) < 0.1
+
+
+def test_a_module_rolls_half_way_through_its_turn_unless_its_angle_jumped() -> None:
+    still = SwerveModulePosition(1.0, Rotation2d.fromDegrees(30.0))
+    turned = SwerveModulePosition(2.0, Rotation2d.fromDegrees(30.0))
+    jumped = SwerveModulePosition(3.0, Rotation2d.fromDegrees(30.0))
+    out = odometry_positions(
+        (still, turned, jumped), (1.0, 2.0, 3.0), (30.0, 30.0, 30.0), (0.0, 10.0, -170.0)
+    )
+    assert out[0] is still and out[2] is jumped  # no turn; a jump (re-seed, fall-back) is no roll
+    assert out[1].distance == 2.0 and out[1].angle.degrees() == pytest.approx(25.0)
