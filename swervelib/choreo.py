@@ -100,8 +100,9 @@ def follow_command(
     """A command that follows ``trajectory`` with ``subsystem.drive`` (a
     :class:`~swervelib.commands.SwerveSubsystem`, which it requires). When it starts, the
     trajectory is flipped to the red side if ``should_flip()`` (Choreo's flip for the current
-    field) and, with ``reset_pose``, the pose is reset to its first sample; it ends when the
-    trajectory's time is up, stopping the drive. ``follower``: how samples are followed (a
+    field) and, with ``reset_pose``, the pose is reset to its first sample (in an auto of several
+    trajectories, pass False to every one but the first: a reset throws away what odometry and
+    vision have learned since); it ends when the trajectory's time is up, stopping the drive. ``follower``: how samples are followed (a
     :class:`ChoreoFollower` with its default gains unless given)."""
     try:
         import commands2
