@@ -24,6 +24,7 @@ import wpilib
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
+from swervelib.alliance import red_alliance
 from swervelib.config.model import INCH
 from swervelib.devices.faults import FaultAlert
 from swervelib.input_stream import SwerveInput
@@ -87,9 +88,19 @@ class SwerveSubsystem(commands2.Subsystem):
         """Stop once (drive motors at 0 V, wheels where they are)."""
         return self.runOnce(self.drive.stop).withName("swerve stop")
 
-    def zero_heading_command(self) -> commands2.Command:
-        """The robot's heading becomes 0: it now faces the field's forward direction."""
-        return commands2.InstantCommand(self.drive.zero_heading).withName("swerve zero heading")
+    def zero_heading_command(self, *, alliance_relative: bool = False) -> commands2.Command:
+        """The robot's heading becomes 0: it now faces the field's forward direction (YAGSL's
+        ``zeroGyro``). With ``alliance_relative`` it faces away from its driver on either alliance:
+        0 on the blue alliance, π on the red (as phoenix6's ``seedFieldCentric`` takes the
+        operator's forward), the pairing for alliance-relative sticks
+        (:meth:`~swervelib.input_stream.SwerveInput.alliance_relative_mode`), which keeps the pose
+        on the blue-origin field that paths and vision use."""
+
+        def zero() -> None:
+            facing = Rotation2d(math.pi) if alliance_relative and red_alliance() else None
+            self.drive.zero_heading(facing)
+
+        return commands2.InstantCommand(zero).withName("swerve zero heading")
 
     # -- characterisation ---------------------------------------------------------------------
     def sysid_drive(self) -> SysIdRoutine:

@@ -883,9 +883,10 @@ class SwerveDrive(DriveSwitches):
         """The pose estimator's heading."""
         return self._pose.rotation()
 
-    def zero_heading(self) -> None:
-        """Make the current direction the field's 0 rad, keeping the position."""
-        self._reset(Pose2d(self._pose.translation(), Rotation2d()))
+    def zero_heading(self, heading: Rotation2d | None = None) -> None:
+        """Make the current direction the field's 0 rad (or ``heading``: π for a robot facing
+        away from the red alliance's wall), keeping the position."""
+        self._reset(Pose2d(self._pose.translation(), Rotation2d() if heading is None else heading))
 
     def get_raw_yaw(self) -> Rotation2d:
         """The IMU yaw after ``invertedIMU``, before any zeroing."""

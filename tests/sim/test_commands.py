@@ -11,6 +11,8 @@ from pathlib import Path
 
 import commands2
 import pytest
+from hal import AllianceStationID
+from wpilib.simulation import DriverStationSim
 from wpimath.geometry import Rotation2d
 
 from swervelib.commands import SwerveSubsystem
@@ -57,6 +59,37 @@ def test_lock_and_zero_heading(robot: tuple[Harness, SwerveSubsystem]) -> None:
     subsystem.zero_heading_command().schedule()
     run(h, 0.1)
     assert abs(h.drive.get_heading().degrees()) < 0.5
+
+
+@pytest.mark.parametrize(
+    ("station", "alliance_relative", "expected_deg"),
+    [
+        (AllianceStationID.kRed1, True, 180.0),
+        (AllianceStationID.kBlue1, True, 0.0),
+        (AllianceStationID.kRed1, False, 0.0),  # YAGSL's zeroGyro: 0 whatever the alliance
+    ],
+    ids=["red", "blue", "red-field"],
+)
+def test_zero_heading_faces_away_from_the_driver_on_either_alliance(
+    robot: tuple[Harness, SwerveSubsystem],
+    station: AllianceStationID,
+    alliance_relative: bool,
+    expected_deg: float,
+) -> None:
+    h, subsystem = robot
+    h.sim.rotate_robot_by_hand(30.0)
+    run(h, 0.1)
+    before = DriverStationSim.getAllianceStationId()
+    DriverStationSim.setAllianceStationId(station)
+    DriverStationSim.notifyNewData()
+    try:
+        subsystem.zero_heading_command(alliance_relative=alliance_relative).schedule()
+        run(h, 0.1)
+        heading = h.drive.get_heading().degrees()
+    finally:
+        DriverStationSim.setAllianceStationId(before)
+        DriverStationSim.notifyNewData()
+    assert abs((heading - expected_deg + 180.0) % 360.0 - 180.0) < 0.5, heading
 
 
 def test_the_sysid_commands_come_in_sysids_order(robot: tuple[Harness, SwerveSubsystem]) -> None:
