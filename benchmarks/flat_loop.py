@@ -199,6 +199,7 @@ class FlatCheckedLoop:
         )
         offset, spark_fault = self.offset, self.spark_fault
         positions = []
+        rolled = []  # for odometry: each wheel's roll half-way through its turn (as the library)
         for i in range(4):
             # a reading that is not finite is noted for the device's Alert (and its last good
             # value used); a good one clears the note
@@ -262,8 +263,14 @@ class FlatCheckedLoop:
                 angle = (steer + self.relative_to_module[i]) % 360.0
             raw_steer[i] = steer
             angles[i] = angle
-            last_turn[i] = (angle - before + 180.0) % 360.0 - 180.0
-            positions.append(SwerveModulePosition(drive_m[i], _from_degrees(angle)))
+            last_turn[i] = turned_deg = (angle - before + 180.0) % 360.0 - 180.0
+            position = SwerveModulePosition(drive_m[i], _from_degrees(angle))
+            positions.append(position)
+            rolled.append(
+                position
+                if turned_deg == 0.0 or not -90.0 < turned_deg < 90.0
+                else SwerveModulePosition(drive_m[i], _from_degrees(angle - 0.5 * turned_deg))
+            )
         # the IMU
         ahrs = self.ahrs
         usable = False
@@ -295,7 +302,7 @@ class FlatCheckedLoop:
         yaw = self.yaw
         if dt > 0.0:
             self.yaw_rate = (yaw - previous_yaw) * RADIANS_PER_DEGREE / dt
-        self.pose = pose = self.estimator.updateWithTime(now, _from_degrees(yaw), tuple(positions))
+        self.pose = pose = self.estimator.updateWithTime(now, _from_degrees(yaw), tuple(rolled))
         if self.commanded_drive:
             age = now - self.command_time
             if age > self.command_timeout:

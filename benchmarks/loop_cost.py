@@ -145,6 +145,7 @@ class Floor:
             for a, o in zip(self.absolute_deg, self.offsets, strict=True)
         ]
         self.targets_deg = [a.degrees() for a in self.angles]
+        self.last_deg = [a - o for a, o in zip(self.absolute_deg, self.offsets, strict=True)]
         d, a = self.drive_m, self.angles
         self.estimator = SwerveDrive4PoseEstimator(
             self.kinematics,
@@ -178,21 +179,30 @@ class Floor:
         self.read()
         a, o = self.absolute_deg, self.offsets
         from_degrees = Rotation2d.fromDegrees
+        degrees = [a[0] - o[0], a[1] - o[1], a[2] - o[2], a[3] - o[3]]
         angles = [
-            from_degrees(a[0] - o[0]),
-            from_degrees(a[1] - o[1]),
-            from_degrees(a[2] - o[2]),
-            from_degrees(a[3] - o[3]),
+            from_degrees(degrees[0]),
+            from_degrees(degrees[1]),
+            from_degrees(degrees[2]),
+            from_degrees(degrees[3]),
         ]
+        # odometry counts each wheel's roll half-way through its turn this loop, as the library
+        # does (swervelib.drive.odometry): the direction it rolled in
+        last = self.last_deg
+        rolled = [
+            from_degrees(d - 0.5 * ((d - p + 180.0) % 360.0 - 180.0))
+            for d, p in zip(degrees, last, strict=True)
+        ]
+        self.last_deg = degrees
         self.angles = angles
         drive_m = self.drive_m
         self.pose = self.estimator.update(
             Rotation2d.fromDegrees(self.yaw_deg),
             (
-                SwerveModulePosition(drive_m[0], angles[0]),
-                SwerveModulePosition(drive_m[1], angles[1]),
-                SwerveModulePosition(drive_m[2], angles[2]),
-                SwerveModulePosition(drive_m[3], angles[3]),
+                SwerveModulePosition(drive_m[0], rolled[0]),
+                SwerveModulePosition(drive_m[1], rolled[1]),
+                SwerveModulePosition(drive_m[2], rolled[2]),
+                SwerveModulePosition(drive_m[3], rolled[3]),
             ),
         )
         # drive()
