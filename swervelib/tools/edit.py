@@ -447,7 +447,9 @@ class ConfigEditor:
     def commit(self, what: str, *, validate: bool = True) -> EditResult:
         """Validate the staged result with ``load_directory`` (refusing with :class:`EditError`
         listing the problems), then back up and write every changed file atomically, or only
-        compute the diff for a dry run. ``validate=False`` is for restoring saved files."""
+        compute the diff for a dry run. ``what`` starts the summary and is kept in the backup
+        folder (:data:`~swervelib.tools.journal.WHAT_NAME`). ``validate=False`` is for restoring
+        saved files."""
         changes, diff, touched = self._changes()
         ops = self._ops(touched)
         files = len({c.file for c in changes})
@@ -473,7 +475,7 @@ class ConfigEditor:
             self._open()
             took_lock = True
         try:
-            backup = journal.write(self.directory, ops, self._step)
+            backup = journal.write(self.directory, ops, self._step, what)
         except journal.TransactionError as error:
             raise EditError(str(error)) from None
         finally:

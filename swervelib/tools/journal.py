@@ -4,13 +4,16 @@
 caller holds the directory lock). In order (``step`` is called after each step, with its name):
 
 1. ``backup``: every file about to be replaced or deleted is copied into
-   ``.swervelib-backups/.incomplete-<random>/``, fsynced, and the folder is then renamed to
+   ``.swervelib-backups/.incomplete-<random>/``, beside :data:`WHAT_PENDING` (one line: what the
+   edit is, e.g. ``migrate``), fsynced, and the folder is then renamed to
    ``.swervelib-backups/<YYYYmmdd-HHMMSS[-n]>/``: a backup folder is complete or absent.
 2. ``temp <file>``: each new content is written to ``.<name>.swervelib-new`` beside its file and
    fsynced.
 3. ``journal``: ``.swervelib-journal.json`` (the temp → final pairs with the SHA-256 of each new
    content, and the backup's name) is written to a temporary name, fsynced and renamed into place,
-   so it is either complete or absent.
+   so it is either complete or absent. The edit is now bound to happen, so the backup's
+   :data:`WHAT_PENDING` is renamed :data:`WHAT_NAME`: a backup says what made it (read by
+   :func:`backup_what`) exactly when that edit was made.
 4. ``replace <file>`` / ``delete <file>``: ``os.replace`` of each temp onto its file.
 5. ``done``: the journal is removed.
 
@@ -19,8 +22,11 @@ permission denied) removes the temps, the new backup and the journal's temporary
 :class:`TransactionError` saying that nothing was changed; a failure after it finishes the edit at
 once. A process killed before step 3 leaves the old files plus litter; one killed after it leaves a
 journal. :func:`recover` (run by the next editor, holding the lock) rolls a complete journal
-forward, otherwise back from its backup, and deletes temps and incomplete backup folders, so the
-directory is only ever observed entirely old or entirely new.
+forward (renaming its backup's :data:`WHAT_PENDING` if that was not done yet), otherwise back from
+its backup (whose :data:`WHAT_NAME` is then removed: that edit never happened), and deletes temps,
+incomplete backup folders and the :data:`WHAT_PENDING` of a backup whose edit never got a journal,
+so the directory is only ever observed entirely old or entirely new, and no backup claims an edit
+that was not made.
 
 Pure Python, no wpilib import.
 """
@@ -51,9 +57,12 @@ __all__ = [
     "JOURNAL_NAME",
     "RESTORE_SUFFIX",
     "TEMP_SUFFIX",
+    "WHAT_NAME",
+    "WHAT_PENDING",
     "Op",
     "StepHook",
     "TransactionError",
+    "backup_what",
     "read",
     "recover",
     "refuse_link",
@@ -65,6 +74,9 @@ BACKUP_DIR: Final = ".swervelib-backups"
 INCOMPLETE_PREFIX: Final = ".incomplete-"
 TEMP_SUFFIX: Final = ".swervelib-new"
 RESTORE_SUFFIX: Final = ".swervelib-restore"
+WHAT_NAME: Final = "swervelib-what.txt"  # in a backup folder: what the edit that made it was
+WHAT_PENDING: Final = "swervelib-what.pending"  # the same, until that edit's journal is written
+_WHAT_LIMIT: Final = 4096
 JOURNAL_VERSION: Final = 1
 NOTHING_CHANGED: Final = "nothing was changed"
 
@@ -259,6 +271,9 @@ def _remove_incomplete_backups(directory: Path) -> None:
     for entry in entries:
         if entry.name.startswith(INCOMPLETE_PREFIX):
             shutil.rmtree(entry.path, ignore_errors=True)
+        else:  # a complete backup whose edit was killed before its journal: it was never made
+            with contextlib.suppress(OSError):
+                os.unlink(os.path.join(entry.path, WHAT_PENDING))
     with contextlib.suppress(OSError):
         base.rmdir()  # only when empty: left by a tool killed right after creating it
 
@@ -274,7 +289,7 @@ class _Backup:
         self.made_base = False
         self.path: Path | None = None
 
-    def make(self, ops: list[Op]) -> Path | None:
+    def make(self, ops: list[Op], what: str | None = None) -> Path | None:
         existing = [op for op in ops if op.original is not None]
         if not existing:
             return None
@@ -296,6 +311,9 @@ class _Backup:
                 make_dirs(target.parent)
                 write_new(target, op.original)
                 fsync_dir(target.parent)
+        if what is not None and all(op.path not in (WHAT_NAME, WHAT_PENDING) for op in ops):
+            with _doing(f"cannot write {shown_path(staging / WHAT_PENDING)}"):
+                write_new(staging / WHAT_PENDING, f"{printable(what, None)}\n".encode())
         fsync_dir(staging)
         self.path = self._place(staging)
         fsync_dir(self.base)
@@ -324,10 +342,11 @@ class _Backup:
                 self.base.rmdir()
 
 
-def write(directory: Path, ops: list[Op], step: StepHook) -> Path | None:
+def write(directory: Path, ops: list[Op], step: StepHook, what: str | None = None) -> Path | None:
     """Replace (or delete) every file of ``ops`` as one transaction; returns the backup folder
-    (None when no file existed). :class:`TransactionError` when a file changed since it was read
-    or writing failed; its message says whether anything was changed."""
+    (None when no file existed), which holds ``what`` (when given) in :data:`WHAT_NAME`.
+    :class:`TransactionError` when a file changed since it was read or writing failed; its
+    message says whether anything was changed."""
     for op in ops:  # nobody changed the files since they were read
         refuse_link(directory, op.path)
         if read(directory / op.path) != op.original:
@@ -337,7 +356,7 @@ def write(directory: Path, ops: list[Op], step: StepHook) -> Path | None:
             )
     backup = _Backup(directory)
     try:
-        made = backup.make(ops)
+        made = backup.make(ops, what)
         step("backup")
     except Exception as error:
         backup.discard()
@@ -362,6 +381,8 @@ def write(directory: Path, ops: list[Op], step: StepHook) -> Path | None:
         fsync_dir(directory)
         journal_written = True
         step("journal")
+        if made is not None:
+            _confirm_what(made)
         for op, entry in zip(ops, entries, strict=True):
             final = directory / op.path
             if op.data is None:
@@ -423,6 +444,30 @@ def _write_temps(
     return entries
 
 
+def _confirm_what(backup: Path) -> None:
+    """The edit ``backup`` was made for is bound to happen (its journal is written): the backup
+    now says what it was."""
+    pending = backup / WHAT_PENDING
+    if not os.path.lexists(pending):
+        return
+    with _doing(f"cannot rename {shown_path(pending)}"):
+        os.replace(pending, backup / WHAT_NAME)
+    fsync_dir(backup)
+
+
+def backup_what(backup: Path) -> str | None:
+    """What the edit that made the backup folder ``backup`` was (its :data:`WHAT_NAME`, one
+    line), or None when it does not say (made before swervelib kept it, for an edit that never
+    happened, or unreadable)."""
+    try:
+        data = read_optional(backup / WHAT_NAME, limit=_WHAT_LIMIT, follow_symlinks=False)
+    except UnreadableFile:
+        return None
+    if data is None:
+        return None
+    return data.decode("utf-8", "replace").strip()
+
+
 # -- recovery ---------------------------------------------------------------------------------------
 
 
@@ -479,9 +524,16 @@ def _recover(directory: Path) -> str | None:
                     with _doing(f"cannot replace {shown_path(op['path'])}"):
                         os.replace(directory / op["temp"], final_path)
                 fsync_dir(final_path.parent)
+            if backup is not None:
+                _confirm_what(directory / backup)
             note = "completed an edit that was interrupted (the journal was complete)"
         else:
             _roll_back(directory, backup, ops)
+            if backup is not None:  # that edit never happened: its backup no longer says it did
+                with _doing("cannot update the backup of the interrupted edit"):
+                    (directory / backup / WHAT_NAME).unlink(missing_ok=True)
+                    (directory / backup / WHAT_PENDING).unlink(missing_ok=True)
+                fsync_dir(directory / backup)
             note = f"undid an edit that was interrupted, from the backup {printable(str(backup))}"
     with _doing("cannot remove temporary files"):
         _remove_strays(directory)

@@ -23,6 +23,7 @@ from swervelib.tools.edit import (
     FileChange,
     format_result,
 )
+from swervelib.tools.journal import WHAT_NAME, WHAT_PENDING, backup_what
 from tests.tools import (
     BACKUP_NAME,
     REPO,
@@ -369,6 +370,10 @@ def test_backup_is_timestamped_and_holds_the_old_bytes(tmp_path: Path) -> None:
         "angle": False,
     }
     assert first.summary == f"one: 1 field in 1 file (backup: {BACKUP_DIR}/{first.backup.name})"
+    # each backup says what made it, on one line
+    assert (first.backup / WHAT_NAME).read_bytes() == b"one\n"
+    assert backup_what(first.backup) == "one" and backup_what(second.backup) == "two"
+    assert backup_what(directory) is None  # a folder that does not say
 
 
 def test_file_changed_meanwhile_is_refused(tmp_path: Path) -> None:
@@ -561,6 +566,35 @@ def test_incomplete_temps_are_rolled_back_from_the_backup(tmp_path: Path) -> Non
         assert len(editor.notes) == 1 and editor.notes[0].startswith("undid an edit")
     assert snapshot(directory) == old
     assert not (directory / JOURNAL_NAME).exists() and not temp.exists()
+    # the backup stays, but no longer says the edit was made: it never was
+    (backup,) = backups(directory)
+    assert (backup / FL).read_bytes() == old[FL] and backup_what(backup) is None
+
+
+@pytest.mark.parametrize(
+    ("step", "made"),
+    [("backup", False), (f"temp {DRIVE}", False), ("journal", True), (f"replace {FL}", True)],
+)
+def test_a_backup_says_what_made_it_only_once_that_edit_is_bound_to_happen(
+    tmp_path: Path, step: str, made: bool
+) -> None:
+    """Killed before the journal, the edit never happened: the backup folder left behind (complete,
+    so kept) must not claim it; killed after, recovery completes the edit and the backup says so."""
+    directory = copy_config(tmp_path)
+    with pytest.raises(Crash):
+        _two_files(directory, crash_at(step))
+    (backup,) = backups(directory)
+    if step == f"replace {FL}":  # said as soon as the journal is written
+        assert backup_what(backup) == "two files"
+    else:  # not yet, or never
+        assert backup_what(backup) is None
+        assert (backup / WHAT_PENDING).read_bytes() == b"two files\n"
+    with ConfigEditor(directory) as editor:
+        assert editor.notes == (
+            ["completed an edit that was interrupted (the journal was complete)"] if made else []
+        )
+    assert backup_what(backup) == ("two files" if made else None)
+    assert not (backup / WHAT_PENDING).exists()
 
 
 def test_an_ordinary_error_while_writing_is_cleaned_up_at_once(tmp_path: Path) -> None:
