@@ -18,7 +18,9 @@ def register(commands: Any) -> None:
         "(2024) and wheelDiameter/gearRatio (2023) become conversionFactors, location.x/y become "
         "front/left, swervedrive.json's optimalVoltage moves to physicalproperties.json, and "
         "keys nothing reads any more are removed. A 2023 maxSpeed that looks like feet per "
-        "second is only flagged unless --max-speed-in-feet confirms it. Each change is "
+        "second is only flagged unless --max-speed-in-feet confirms it. --talonfx-from-yagsl-2025 "
+        "flips every Talon FX/FXS inverted flag of a folder tuned on YAGSL 2025+ (which reads "
+        "them the other way round), once: a second run with it is refused. Each change is "
         "explained on one line; unknown keys, key order and formatting are kept, and so is any "
         "text after a file's JSON (which YAGSL ignores). A timestamped backup is kept; --dry-run "
         "prints the diff only. A file that is not JSON is named and left alone, and the exit "
@@ -31,6 +33,13 @@ def register(commands: Any) -> None:
         help="swervedrive.json's maxSpeed is in feet per second (the 2023 format): convert it "
         "to metres per second",
     )
+    parser.add_argument(
+        "--talonfx-from-yagsl-2025",
+        action="store_true",
+        help="the folder drove correctly on YAGSL 2025 or later, which reads a Talon FX/FXS's "
+        "inverted flags the other way round: flip inverted.drive/angle of every Talon FX/FXS "
+        "motor so each turns the same way here (refused once a run with it has flipped them)",
+    )
     dry_run_and_run(parser, run)
 
 
@@ -41,7 +50,10 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         from swervelib.tools.migrate import migrate
 
         result = migrate(
-            args.directory, dry_run=args.dry_run, max_speed_in_feet=args.max_speed_in_feet
+            args.directory,
+            dry_run=args.dry_run,
+            max_speed_in_feet=args.max_speed_in_feet,
+            talonfx_from_yagsl_2025=args.talonfx_from_yagsl_2025,
         )
         print_notes(result.notes, err)
         for line in result.unread:

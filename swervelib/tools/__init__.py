@@ -5,8 +5,10 @@ Pure Python (no wpilib or vendor import). Each tool is also a command of ``pytho
 * :func:`add_to_offsets` — ``offsets DIRECTORY --add DEGREES`` (the +180 fix)
 * :func:`flip_modules` — ``flip DIRECTORY``
 * :func:`eight_step` — ``eight-step DIRECTORY --step N | --next | --restore | --finish``
-* :func:`migrate` — ``migrate DIRECTORY [--max-speed-in-feet]``: an older YAGSL folder to the current
-  format; :func:`plan` says, read-only, what it would change (``check`` uses it)
+* :func:`migrate` — ``migrate DIRECTORY [--max-speed-in-feet] [--talonfx-from-yagsl-2025]``: an older
+  YAGSL folder to the current format (and, with the flag, a Talon FX/FXS folder tuned on YAGSL 2025+
+  to swervelib's inversion meaning); :func:`plan` says, read-only, what it would change (``check``
+  uses it)
 
 All of them go through :class:`ConfigEditor` (``swervelib.tools.edit``): text splicing that keeps
 every untouched byte, validation with ``load_directory``, a lock, timestamped backups, and an

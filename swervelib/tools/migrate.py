@@ -4,8 +4,11 @@
 of what and why), without writing anything: ``check`` calls it to suggest ``migrate``.
 :func:`migrate` applies the plan as one :class:`~swervelib.tools.edit.ConfigEditor` transaction
 (``dry_run`` only shows the diff; otherwise a backup, atomic writes and the directory lock). The
-rules are in :mod:`.migrate_conversions` and :mod:`.migrate_rules`, a step's shape in
-:mod:`.migrate_steps`.
+rules are in :mod:`.migrate_conversions`, :mod:`.migrate_rules` and (only with
+``talonfx_from_yagsl_2025``, which flips the Talon FX/FXS inversion flags of a folder tuned on
+YAGSL 2025+) :mod:`.migrate_talonfx`, a step's shape in :mod:`.migrate_steps`. A run that flipped
+says so in its backup folder, and a second run with the flag is refused (:class:`EditError`),
+since it would flip them back.
 
 Validation: the result is loaded before anything is written. A folder that loads now must still
 load, and a value migrate writes must not be refused by the loader (:class:`EditError` listing the
@@ -44,14 +47,17 @@ from swervelib.tools.migrate_steps import (
     FEET_THRESHOLD_MPS,
     MAX_SPEED_FLAG,
     PHYSICAL_FILE,
+    TALONFX_FLAG,
     UNREADABLE,
     Edit,
     MigrationStep,
 )
+from swervelib.tools.migrate_talonfx import is_flip, second_flip_refusal, talonfx_inversion_steps
 
 __all__ = [
     "FEET_THRESHOLD_MPS",
     "MAX_SPEED_FLAG",
+    "TALONFX_FLAG",
     "Edit",
     "MigrationResult",
     "MigrationStep",
@@ -61,6 +67,8 @@ __all__ = [
 ]
 
 WHAT: Final = "migrate"
+FLIP_WHAT: Final = f"{WHAT} {TALONFX_FLAG}"
+"""What a run that flipped Talon FX/FXS flags is called, in its summary and its backup folder."""
 
 Reader = Callable[[str], Any]
 """A file's parsed JSON by its relative path; MISSING when absent, UNREADABLE when not JSON."""
@@ -87,16 +95,27 @@ class MigrationResult:
 
 
 def plan(
-    directory: str | os.PathLike[str], *, max_speed_in_feet: bool = False
+    directory: str | os.PathLike[str],
+    *,
+    max_speed_in_feet: bool = False,
+    talonfx_from_yagsl_2025: bool = False,
 ) -> list[MigrationStep]:
     """What ``migrate`` would do to ``directory``, read-only and never raising for a broken folder
     (files that cannot be read are left out). Steps whose :attr:`~MigrationStep.changes` is True
     are what migrate would write; the others are only said (e.g. a ``maxSpeed`` that looks like
-    feet per second, converted only with ``max_speed_in_feet``)."""
-    return plan_from(_directory_reader(Path(directory)), max_speed_in_feet=max_speed_in_feet)
+    feet per second, converted only with ``max_speed_in_feet``). ``talonfx_from_yagsl_2025``: the
+    folder was tuned on YAGSL 2025+, so every Talon FX/FXS ``inverted`` flag is flipped (without
+    it they are not mentioned)."""
+    return plan_from(
+        _directory_reader(Path(directory)),
+        max_speed_in_feet=max_speed_in_feet,
+        talonfx_from_yagsl_2025=talonfx_from_yagsl_2025,
+    )
 
 
-def plan_from(read: Reader, *, max_speed_in_feet: bool = False) -> list[MigrationStep]:
+def plan_from(
+    read: Reader, *, max_speed_in_feet: bool = False, talonfx_from_yagsl_2025: bool = False
+) -> list[MigrationStep]:
     """:func:`plan` over files given by ``read``."""
     drive = read(DRIVE_FILE)
     physical = read(PHYSICAL_FILE)
@@ -105,14 +124,16 @@ def plan_from(read: Reader, *, max_speed_in_feet: bool = False) -> list[Migratio
     complete: list[bool] = []  # per module: its own conversionFactors gives both conversions
     for file in _module_files(drive):
         data = read(file)
+        flips = talonfx_inversion_steps(file, data) if talonfx_from_yagsl_2025 else []
         if not isinstance(data, dict):
             complete.append(False)
+            modules += flips
             continue
         conversion, own = conversion_steps(
             file, data, module=True, physical_works=gives_both(physical)
         )
         complete.append(own)
-        modules += conversion + location_steps(file, data)
+        modules += conversion + location_steps(file, data) + flips
     if isinstance(drive, dict):
         steps += max_speed_steps(DRIVE_FILE, drive, in_feet=max_speed_in_feet)
         steps += optimal_voltage_steps(DRIVE_FILE, drive, physical)
@@ -172,15 +193,28 @@ def migrate(
     *,
     dry_run: bool = False,
     max_speed_in_feet: bool = False,
+    talonfx_from_yagsl_2025: bool = False,
     fault_hook: FaultHook | None = None,
 ) -> MigrationResult:
-    """Apply :func:`plan` to ``directory`` in one transaction (see the module docstring)."""
+    """Apply :func:`plan` to ``directory`` in one transaction (see the module docstring). With
+    ``talonfx_from_yagsl_2025``, a folder whose backups show that a run with it already flipped
+    the flags is refused (:class:`EditError`, naming that backup); a dry run is not."""
     with ConfigEditor(
         directory, dry_run=dry_run, fault_hook=fault_hook, keep_trailing_text=True
     ) as editor:
+        if talonfx_from_yagsl_2025 and not dry_run:
+            refusal = second_flip_refusal(editor.directory, FLIP_WHAT)
+            if refusal is not None:
+                raise EditError(refusal)
         unread: list[str] = []
         reader = _editor_reader(editor, unread)
-        steps = tuple(plan_from(reader, max_speed_in_feet=max_speed_in_feet))
+        steps = tuple(
+            plan_from(
+                reader,
+                max_speed_in_feet=max_speed_in_feet,
+                talonfx_from_yagsl_2025=talonfx_from_yagsl_2025,
+            )
+        )
         if not any(step.changes for step in steps):
             return MigrationResult(steps, None, (), tuple(editor.notes), tuple(unread))
         before = _errors(editor.load_errors())
@@ -196,7 +230,8 @@ def migrate(
                 f"refusing to write: the migrated folder would have {count} new "
                 f"problem{'s' if count != 1 else ''}:\n{lines}"
             )
-        result = editor.commit(WHAT, validate=False)
+        what = FLIP_WHAT if any(is_flip(step) for step in steps) else WHAT
+        result = editor.commit(what, validate=False)
         return MigrationResult(steps, result, after, result.notes, tuple(unread))
 
 

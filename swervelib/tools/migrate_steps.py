@@ -19,12 +19,14 @@ from swervelib.text import printable, shown_number
 from swervelib.tools.edit_result import MISSING
 
 MAX_SPEED_FLAG: Final = "--max-speed-in-feet"
+TALONFX_FLAG: Final = "--talonfx-from-yagsl-2025"
 
 
 __all__ = [
     "FEET_THRESHOLD_MPS",
     "MAX_SPEED_FLAG",
     "PHYSICAL_FILE",
+    "TALONFX_FLAG",
     "UNREADABLE",
     "Edit",
     "MigrationStep",
