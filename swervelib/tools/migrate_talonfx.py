@@ -7,7 +7,8 @@ phoenix's own meaning, which swervelib (and YAGSL 2024) keeps. So every such ``i
 ``inverted.angle`` of a folder that drove correctly on YAGSL 2025+ is the wrong way round here.
 With the flag, migrate flips each of them (a missing flag reads false, YAGSL's default for a
 missing key, so it is written true, which also gives the loader the flag it requires); without it
-nothing is said, since nothing in the files tells which YAGSL they were tuned on. Spark and phoenix5 Talon SRX motors are never touched.
+nothing is said, since nothing in the files tells which YAGSL they were tuned on. Spark and
+phoenix5 Talon SRX motors are never touched.
 
 The motor types are the catalog's phoenix6 Talon FX/FXS types, matched exactly as the loader
 matches them (``Falcon500`` is not ``falcon500``). A flag that is not true or false, or a module
