@@ -246,6 +246,7 @@ class SwerveSim:
             for motor in (corner.angle_motor, corner.drive_motor)
             if motor.status_signals()
         ]
+        self._commands_awaited = -1  # the phoenix6 motors' commands_sent the last wait was for
         self._kinematics: Any = getattr(kinematics, f"SwerveDrive{count}Kinematics")(
             *(c.location for c in self._corners)
         )
@@ -309,8 +310,10 @@ class SwerveSim:
         after this call (phoenix6 devices send a frame about every 10 ms of real time), so the next
         ``periodic()`` sees the state just simulated.
 
-        For tests that step time faster than real time (pyfrc's ``stepTiming``): call it after each
-        step. ``robotpy sim`` runs in real time and needs nothing. True at once for a drive without
+        For tests that step time faster than real time (pyfrc's ``stepTiming``): call it once per
+        robot loop, after the loop's last step (each call takes two frames, some 20 ms of real
+        time, and a Talon drops its command 100 ms of real time after it was sent).
+        ``robotpy sim`` runs in real time and needs nothing. True at once for a drive without
         such devices; False when one did not update within ``timeout_s`` (it stopped answering).
         A device disconnected through its sim hook (``sim.set_connected(False)``) sends nothing
         more and is not waited for: the others' readings are.
@@ -352,11 +355,21 @@ class SwerveSim:
         the physics reads what it applies for the loop before's command, and nothing at all
         after a loop that took longer than 100 ms of real time (a busy machine). In real time
         (``robotpy sim``) the Talons run alongside the loop: nothing to wait for. A motor that
-        is disconnected sends nothing and is not waited for."""
+        is disconnected sends nothing and is not waited for.
+
+        Only a new command is waited for: the steps after the first in one robot loop (physics
+        stepped in parts of it) find the Talons on the command already taken. Waiting at each of
+        them (a frame, some 10 ms of real time) held the commands up until the Talons dropped them,
+        100 ms of real time after the last: driven in ten 2 ms steps per loop, a Kraken robot
+        covered 1.29 m of the 3.33 m it covers in one 20 ms step."""
         from wpilib.simulation import isTimingPaused
 
         if not isTimingPaused():
             return
+        sent = sum(getattr(motor, "commands_sent", 0) for motor in self._phoenix6_motors)
+        if sent == self._commands_awaited:
+            return
+        self._commands_awaited = sent
         signals = [
             signal
             for motor in self._phoenix6_motors

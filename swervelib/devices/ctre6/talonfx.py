@@ -181,6 +181,9 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
             0.0, enable_foc=foc, slot=0
         ).with_update_freq_hz(ONE_SHOT)
 
+        # Control requests sent so far: a simulation stepped faster than real time waits for the
+        # Talon to take a new one (SwerveSim), and only for a new one.
+        self.commands_sent = 0
         self._sim = TalonSim(device, self.SIM_DEVICE_TYPE)
         self._age: Any = None  # the position frame's age, for latency compensation (drive motors)
         self.latency_compensation = True
@@ -249,6 +252,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
             volts = 0.0 if checked is None else checked
         request = self._voltage_request
         request.output = volts
+        self.commands_sent += 1
         self.device.set_control(request)
 
     def set_velocity(self, units_per_second: float, feedforward_volts: float) -> None:
@@ -263,6 +267,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         request = self._velocity_request
         request.velocity = units_per_second / self._scale
         request.feed_forward = feedforward_volts
+        self.commands_sent += 1
         self.device.set_control(request)
 
     def set_angle(self, degrees: float) -> None:
@@ -273,6 +278,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
             return
         request = self._position_request
         request.position = degrees / self._scale
+        self.commands_sent += 1
         self.device.set_control(request)
 
     def set_position(self, value: float) -> None:
