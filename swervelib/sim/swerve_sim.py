@@ -476,7 +476,8 @@ class SwerveSim:
             chassis.advance(h)
         self._yaw_rate_dps = math.degrees(chassis.omega)
         self._yaw_deg = yaw_start + math.degrees(chassis.heading)
-        self._pose = Pose2d(chassis.x, chassis.y, Rotation2d(chassis.heading))
+        heading = chassis.heading  # unwrapped (the yaw); the pose's rotation is in (-180°, 180°]
+        self._pose = Pose2d(chassis.x, chassis.y, Rotation2d(math.cos(heading), math.sin(heading)))
         if self.battery:
             self._sag_battery()
         self._write_sensors(motors=False)

@@ -110,6 +110,20 @@ def test_at_full_output_the_battery_settles_and_the_robot_reaches_its_top_speed(
         assert min(cruise) > 0.95 * full
 
 
+def test_the_true_pose_turns_as_the_estimate_does() -> None:
+    """After a spin of more than half a turn the true pose's rotation reads what the estimate's
+    does, in (-180°, 180°], on tyres as on ideal wheels (true_yaw_deg is the unwrapped heading).
+    On tyres it read 303.75° where the estimate read -56.25°."""
+    for traction in (True, False):
+        with simulated(traction=traction) as h:
+            h.run(2.0, lambda d: d.drive(ChassisSpeeds(0.0, 0.0, 3.0), field_relative=False))
+            truth = h.sim.true_pose.rotation().degrees()
+            estimate = h.drive.get_pose().rotation().degrees()
+            assert h.sim.true_yaw_deg > 270.0, (traction, h.sim.true_yaw_deg)
+            assert -180.0 < truth <= 180.0, (traction, truth)
+            assert truth == pytest.approx(estimate, abs=0.5), (traction, truth, estimate)
+
+
 def test_a_gentle_drive_keeps_odometry_on_the_truth() -> None:
     """Rolling wheels that grip are counted exactly: a gentle field-relative drive and stop."""
     with simulated() as h:
