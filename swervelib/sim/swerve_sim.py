@@ -260,11 +260,11 @@ class SwerveSim:
         self._volts = [0.0] * (2 * len(self._corners))
         if traction:
             self.chassis = self._new_chassis(walls)
-            from wpilib.simulation import RoboRioSim
+        from wpilib.simulation import RoboRioSim
 
-            RoboRioSim.setVInVoltage(
-                BATTERY_VOLTS
-            )  # a fresh battery, whatever an earlier model left
+        # A fresh battery, whatever an earlier model left: a model without sag (ideal wheels)
+        # would otherwise run on the voltage an earlier one had sagged to, for good.
+        RoboRioSim.setVInVoltage(BATTERY_VOLTS)
         self._rim_masses = [
             c.drive_model.inertia * (2 * math.pi / c.drive_metres_per_rotation) ** 2
             for c in self._corners

@@ -124,6 +124,20 @@ def test_the_true_pose_turns_as_the_estimate_does() -> None:
             assert truth == pytest.approx(estimate, abs=0.5), (traction, truth, estimate)
 
 
+def test_a_model_without_sag_starts_on_a_fresh_battery() -> None:
+    """Ideal wheels do not sag the battery: built after a model on tyres that did, they ran on
+    the voltage it left (10.26 V after 0.3 s of a launch) for good, and the robot reached 4.55 of
+    its 5.33 m/s."""
+    with simulated() as h:
+        h.run(0.3, lambda d: d.drive(ChassisSpeeds(d.max_speed, 0.0, 0.0), field_relative=False))
+        assert wpilib.RobotController.getBatteryVoltage() < 11.0
+    with simulated(traction=False) as h:
+        assert wpilib.RobotController.getBatteryVoltage() == 12.0
+        h.run(3.0, lambda d: d.drive(ChassisSpeeds(d.max_speed, 0.0, 0.0), field_relative=False))
+        assert wpilib.RobotController.getBatteryVoltage() == 12.0
+        assert h.sim.true_speeds.vx > 0.95 * h.drive.max_speed
+
+
 def test_a_gentle_drive_keeps_odometry_on_the_truth() -> None:
     """Rolling wheels that grip are counted exactly: a gentle field-relative drive and stop."""
     with simulated() as h:
