@@ -50,9 +50,9 @@ class PhysicsEngine:
     def update_sim(self, now: float, tm_diff: float) -> None:
         self.hands.poll()
         self.sim.step(tm_diff)
-        field = self.physics_controller.field  # pyfrc's Field2d at /SmartDashboard/Field
-        field.setRobotPose(self.robot.swerve.get_pose())
-        field.getObject("True pose").setPose(self.sim.true_pose)
+        # pyfrc's Field2d at /SmartDashboard/Field (the drive's own shows the estimate and, for a
+        # simulated robot, its "True Pose" beside it)
+        self.physics_controller.field.setRobotPose(self.robot.swerve.get_pose())
         self.elapsed += tm_diff
         if (
             self.demo
