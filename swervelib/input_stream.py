@@ -93,6 +93,8 @@ class _Running:
     def __init__(self) -> None:
         self.mode: Mode | None = None
         self.target_heading: float | None = None
+        # The drive's pose_resets when last seen (None: take it without a change of target).
+        self.pose_resets: int | None = None
         self.pose_speed = 0.0
         self.pose_turn = 0.0
         self.at_target = False
@@ -306,10 +308,14 @@ class SwerveInput:
         return self._running.at_target
 
     def reset_heading(self, heading: float | None = None) -> None:
-        """The heading mode's target (radians); None: the robot's heading at the next loop."""
-        self._running.target_heading = (
-            heading if heading is not None and math.isfinite(heading) else None
-        )
+        """The heading mode's target (radians); None: the robot's heading at the next loop.
+
+        Not needed after the drive's ``reset_pose``/``zero_heading``: the next :meth:`apply` then
+        holds the heading the robot has (as heading correction does), unless this was called
+        after the reset, whose target stands."""
+        running = self._running
+        running.target_heading = heading if heading is not None and math.isfinite(heading) else None
+        running.pose_resets = None
 
     def translation(self) -> tuple[float, float]:
         """The translation stick as robot-axis fractions of the maximum speed."""
@@ -334,6 +340,13 @@ class SwerveInput:
         """Read the sticks once and command ``drive``; call it every loop."""
         running = self._running
         heading = drive.get_heading().radians()
+        resets = drive.pose_resets
+        if resets != running.pose_resets:
+            # The pose was reset: the held target meant a direction in the old frame. Hold where
+            # the robot faces now rather than turn to the old number in the new frame.
+            if running.pose_resets is not None:
+                running.target_heading = heading
+            running.pose_resets = resets
         if running.mode is not self.mode:  # switched: start from where the robot is
             running.mode = self.mode
             running.target_heading = heading

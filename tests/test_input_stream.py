@@ -24,6 +24,7 @@ class Recorder:
     max_speed: float = 4.0
     max_angular_velocity: float = 10.0
     loop_period: float = 0.02
+    pose_resets: int = 0
     last: tuple[Any, ...] = ()
 
     def get_heading(self) -> Rotation2d:
@@ -130,6 +131,24 @@ def test_switching_from_rate_to_heading_mode_holds_the_heading_the_robot_has() -
     sticks.rx = 0.0  # released: keep facing there
     heading.apply(drive)  # type: ignore[arg-type]
     assert drive.last[3] == pytest.approx(math.pi / 2)
+
+
+def test_a_pose_reset_holds_the_new_heading_unless_a_target_is_set_after_it() -> None:
+    sticks, drive = Sticks(), Recorder()
+    heading = sticks.input().heading_mode()
+    sticks.rx = -1.0  # heading stick left: face +90°
+    heading.apply(drive)  # type: ignore[arg-type]
+    sticks.rx = 0.0
+    drive.pose = Pose2d(0.0, 0.0, Rotation2d.fromDegrees(90.0))
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(math.pi / 2)
+    drive.pose, drive.pose_resets = Pose2d(), 1  # zero_heading(): the robot faces 0 now
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(0.0)  # not +90° in the new frame
+    drive.pose_resets = 2
+    heading.reset_heading(1.0)  # a target given after the reset stands
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(1.0)
 
 
 def test_alliance_relative_turns_translation_and_heading_on_red() -> None:

@@ -158,6 +158,7 @@ class SwerveDrive(DriveSwitches):
         "max_speed",
         "module_max_speed",
         "modules",
+        "pose_resets",
         "refusals",
         "telemetry",
         "vision",
@@ -257,6 +258,9 @@ class SwerveDrive(DriveSwitches):
             self.kinematics, Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, Pose2d()
         )
         self._pose = Pose2d()
+        # How many times the pose was reset (reset_pose, zero_heading): a heading held by a
+        # teleop routine means another direction afterwards.
+        self.pose_resets = 0
         # What was last commanded, in plain numbers (DriveState makes the WPILib objects when
         # asked): robot-relative (vx, vy, omega) and each module's (m/s, degrees) followed.
         self._desired_speeds = _NO_SPEEDS
@@ -876,6 +880,7 @@ class SwerveDrive(DriveSwitches):
             Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, pose
         )
         self._pose = pose
+        self.pose_resets += 1
         self.yaw.note_reset()
         self._shaper.forget(pose.rotation().radians())  # heading correction holds the new heading
 

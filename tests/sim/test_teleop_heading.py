@@ -1,0 +1,45 @@
+"""Heading mode of SwerveInput on the simulated robot, once per loop as a robot runs it: what the
+robot does when the driver resets the heading, or toggles robot-relative driving on the red
+alliance, while the heading stick holds a direction."""
+
+from __future__ import annotations
+
+from swervelib.input_stream import SwerveInput
+from tests.drive.harness import simulated
+
+
+class Pad:
+    """An Xbox controller's sticks, raw axes (X right, Y back)."""
+
+    def __init__(self) -> None:
+        self.lx = self.ly = self.rx = self.ry = 0.0
+
+    def getLeftX(self) -> float:
+        return self.lx
+
+    def getLeftY(self) -> float:
+        return self.ly
+
+    def getRightX(self) -> float:
+        return self.rx
+
+    def getRightY(self) -> float:
+        return self.ry
+
+
+def test_zero_heading_in_heading_mode_keeps_the_robot_where_it_faces() -> None:
+    pad = Pad()
+    heading = SwerveInput.from_xbox(pad).with_deadband(0.1).heading_mode()
+    with simulated() as h:
+        pad.rx = -1.0  # heading stick left: face +90°
+        h.run(2.0, heading.apply)
+        pad.rx = 0.0  # released: hold it
+        h.run(0.5, heading.apply)
+        before = h.sim.true_pose.rotation().degrees()
+        assert abs(before - 90.0) < 3.0
+        h.drive.zero_heading()  # the driver says: the robot now faces 0
+        h.run(2.0, heading.apply)
+        turned = h.sim.true_pose.rotation().degrees() - before
+        print(f"\n[zero heading] the robot turned {turned:.2f}° after zero_heading()")
+        assert abs(turned) < 2.0  # before: 89.0°, back to the old target in the new frame
+        assert abs(h.drive.get_heading().degrees()) < 2.0
