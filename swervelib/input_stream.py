@@ -21,7 +21,8 @@ Y left) are derived from them. Each loop ``apply(drive)``:
    output starts at 0; the response curve (linear, squared, cubed) and the scale on the
    deflection's magnitude, keeping its direction; times the drive's ``max_speed``;
 2. the frame: field-relative (the default), robot-relative, or alliance-relative (field-relative,
-   turned half a turn on the red alliance so the stick pushes away from the driver either way);
+   turned half a turn on the red alliance so the stick pushes away from the driver either way;
+   the heading stick stays alliance-relative while the translation is made robot-relative);
 3. rotation, by mode:
 
    * ``rate`` (the default): the rotation axis, deadband, curve and scale, times the drive's
@@ -146,6 +147,9 @@ class SwerveInput:
     rotation_scale: float = 1.0
     robot_relative: bool = False
     alliance_relative: bool = False
+    # The driver's perspective for the heading stick, kept while robot_relative_mode makes only
+    # the translation robot-relative (set by alliance_relative_mode).
+    alliance_heading: bool = False
     is_red: Callable[[], bool] = red_alliance
     mode: Mode = Mode.RATE
     aim_target: PointSource | None = None
@@ -243,7 +247,16 @@ class SwerveInput:
         )
 
     def robot_relative_mode(self, enabled: bool = True) -> SwerveInput:
-        return replace(self, robot_relative=enabled, alliance_relative=False)
+        """Robot-relative translation (``enabled``), or field-relative again. Only the
+        translation: on an alliance-relative copy the heading stick stays alliance-relative, and
+        ``enabled=False`` makes the translation alliance-relative again."""
+        perspective = self.alliance_relative or self.alliance_heading
+        return replace(
+            self,
+            robot_relative=enabled,
+            alliance_relative=perspective and not enabled,
+            alliance_heading=perspective,
+        )
 
     def alliance_relative_mode(
         self, enabled: bool = True, is_red: Callable[[], bool] | None = None
@@ -253,6 +266,7 @@ class SwerveInput:
         return replace(
             self,
             alliance_relative=enabled,
+            alliance_heading=enabled,
             robot_relative=False,
             is_red=is_red or self.is_red,
         )
@@ -357,8 +371,9 @@ class SwerveInput:
             self._drive_to_pose(drive)
             return
         forward, left = self.translation()
-        red = self.alliance_relative and self.is_red()
-        if red:
+        alliance = self.alliance_relative or self.alliance_heading  # (the heading stick's)
+        red = alliance and self.is_red()
+        if red and self.alliance_relative:  # (not a robot-relative translation)
             forward, left = 0.0 - forward, 0.0 - left
         vx, vy = forward * drive.max_speed, left * drive.max_speed
         field_relative = not self.robot_relative

@@ -166,6 +166,20 @@ def test_alliance_relative_turns_translation_and_heading_on_red() -> None:
     assert drive.last == pytest.approx(("drive", 4.0, 0.0, 0.0, True))
 
 
+def test_robot_relative_translation_on_red_keeps_the_heading_stick_alliance_relative() -> None:
+    sticks, drive = Sticks(), Recorder()
+    heading = sticks.input().alliance_relative_mode(is_red=lambda: True).heading_mode()
+    sticks.ly, sticks.ry = -1.0, -1.0  # both sticks pushed away from the red driver
+    heading.robot_relative_mode().apply(drive)  # type: ignore[arg-type]
+    assert drive.last[:3] == pytest.approx(("facing", 4.0, 0.0))  # robot-relative forward
+    assert drive.last[4] is False
+    assert abs(math.remainder(drive.last[3] - math.pi, math.tau)) < 1e-9  # still away from red
+    back = heading.robot_relative_mode().robot_relative_mode(False)  # the toggle released
+    assert back.alliance_relative and not back.robot_relative
+    back.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[1] == pytest.approx(-4.0) and drive.last[4] is True
+
+
 def test_robot_relative_and_aim() -> None:
     sticks, drive = Sticks(), Recorder(pose=Pose2d(1.0, 1.0, Rotation2d()))
     sticks.ly = -0.5

@@ -4,6 +4,8 @@ alliance, while the heading stick holds a direction."""
 
 from __future__ import annotations
 
+import math
+
 from swervelib.input_stream import SwerveInput
 from tests.drive.harness import simulated
 
@@ -43,3 +45,23 @@ def test_zero_heading_in_heading_mode_keeps_the_robot_where_it_faces() -> None:
         print(f"\n[zero heading] the robot turned {turned:.2f}° after zero_heading()")
         assert abs(turned) < 2.0  # before: 89.0°, back to the old target in the new frame
         assert abs(h.drive.get_heading().degrees()) < 2.0
+
+
+def test_robot_relative_toggle_on_red_does_not_turn_the_robot_round() -> None:
+    pad = Pad()
+    heading = (
+        SwerveInput.from_xbox(pad)
+        .with_deadband(0.1)
+        .alliance_relative_mode(is_red=lambda: True)
+        .heading_mode()
+    )
+    with simulated() as h:
+        pad.ry = -1.0  # heading stick away from the red driver: face π
+        h.run(3.0, heading.apply)
+        before = h.sim.true_pose.rotation().degrees()
+        assert abs(abs(before) - 180.0) < 3.0
+        # the driver holds the robot-relative button (robot_example's left bumper) to line up
+        h.run(2.0, lambda drive: heading.robot_relative_mode().apply(drive))
+        turned = abs(math.remainder(h.sim.true_pose.rotation().degrees() - before, 360.0))
+        print(f"\n[robot-relative on red] the robot turned {turned:.2f}°")
+        assert turned < 2.0  # before: 179.1°, the heading stick read as the blue driver's
