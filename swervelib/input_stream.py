@@ -96,6 +96,8 @@ class _Running:
         self.target_heading: float | None = None
         # The drive's pose_resets when last seen (None: take it without a change of target).
         self.pose_resets: int | None = None
+        # The drive's command_count after this input's last command (None: none yet).
+        self.command_count: int | None = None
         self.pose_speed = 0.0
         self.pose_turn = 0.0
         self.at_target = False
@@ -351,7 +353,15 @@ class SwerveInput:
         return 0.0 - turn  # stick right (positive) turns clockwise
 
     def apply(self, drive: SwerveDrive) -> None:
-        """Read the sticks once and command ``drive``; call it every loop."""
+        """Read the sticks once and command ``drive``; call it every loop.
+
+        After the drive was commanded by anything else (a path, an alignment command, ``lock``,
+        ``stop``, an expired command), it starts again from where the robot is, as after a change
+        of mode: heading mode holds the heading the robot has, not the one held before."""
+        self._apply(drive)
+        self._running.command_count = drive.command_count
+
+    def _apply(self, drive: SwerveDrive) -> None:
         running = self._running
         heading = drive.get_heading().radians()
         resets = drive.pose_resets
@@ -361,6 +371,8 @@ class SwerveInput:
             if running.pose_resets is not None:
                 running.target_heading = heading
             running.pose_resets = resets
+        if running.command_count != drive.command_count and running.command_count is not None:
+            running.mode = None  # another command drove the robot since: start from where it is
         if running.mode is not self.mode:  # switched: start from where the robot is
             running.mode = self.mode
             running.target_heading = heading

@@ -25,6 +25,7 @@ class Recorder:
     max_angular_velocity: float = 10.0
     loop_period: float = 0.02
     pose_resets: int = 0
+    command_count: int = 0
     last: tuple[Any, ...] = ()
 
     def get_heading(self) -> Rotation2d:
@@ -38,11 +39,13 @@ class Recorder:
 
     def drive(self, speeds: ChassisSpeeds, *, field_relative: bool = False) -> None:
         self.last = ("drive", speeds.vx, speeds.vy, speeds.omega, field_relative)
+        self.command_count += 1
 
     def drive_facing(
         self, vx: float, vy: float, heading: Rotation2d, *, field_relative: bool = True
     ) -> None:
         self.last = ("facing", vx, vy, heading.radians(), field_relative)
+        self.command_count += 1
 
 
 class Sticks:
@@ -149,6 +152,18 @@ def test_a_pose_reset_holds_the_new_heading_unless_a_target_is_set_after_it() ->
     heading.reset_heading(1.0)  # a target given after the reset stands
     heading.apply(drive)  # type: ignore[arg-type]
     assert drive.last[3] == pytest.approx(1.0)
+
+
+def test_another_command_in_between_restarts_the_heading_from_the_robot() -> None:
+    sticks, drive = Sticks(), Recorder()
+    heading = sticks.input().heading_mode()
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(0.0)
+    heading.apply(drive)  # type: ignore[arg-type]  # its own command: nothing restarts
+    drive.pose = Pose2d(1.0, 0.0, Rotation2d(1.2))  # a path turned the robot
+    drive.drive(ChassisSpeeds(1.0, 0.0, 0.5))
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(1.2)  # not back to 0
 
 
 def test_alliance_relative_turns_translation_and_heading_on_red() -> None:

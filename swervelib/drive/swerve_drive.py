@@ -143,6 +143,7 @@ class SwerveDrive(DriveSwitches):
         "_unbatched",
         "_wheels",
         "_yaw_rate",
+        "command_count",
         "command_timeout",
         "config",
         "config_alert",
@@ -229,6 +230,9 @@ class SwerveDrive(DriveSwitches):
         self._shaper = RequestShaper()
         self._setpoints = SetpointGenerator(self.kinematics)
         self.command_timeout = command_timeout
+        # Commands given (drive methods, lock, stop, feed): a teleop routine that finds another
+        # command was given since its own starts again from where the robot is.
+        self.command_count = 0
         self._commanded = False  # a command is in force (stop() is not one)
         self._direct = False  # ... and it is robot code driving the modules itself (feed())
         self._command_time = 0.0  # the loop time of the latest command
@@ -584,8 +588,10 @@ class SwerveDrive(DriveSwitches):
         every loop itself: the drive does not re-apply its own last command over it."""
         self._command_time = self._last_time
         self._direct = True
+        self.command_count += 1
 
     def _mark_commanded(self) -> None:
+        self.command_count += 1
         self._commanded = True
         self._direct = False
         self._command_time = self._last_time
@@ -837,6 +843,7 @@ class SwerveDrive(DriveSwitches):
         self._desired_speeds = _NO_SPEEDS
         self._targets = [(0.0, m.angle_deg) for m in self.modules]
         self._commanded = False
+        self.command_count += 1
         self._shaper.forget()
         self._setpoints.forget()
 

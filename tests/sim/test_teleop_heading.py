@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import math
 
+from wpimath.geometry import Rotation2d
+
 from swervelib.input_stream import SwerveInput
 from tests.drive.harness import simulated
 
@@ -65,3 +67,19 @@ def test_robot_relative_toggle_on_red_does_not_turn_the_robot_round() -> None:
         turned = abs(math.remainder(h.sim.true_pose.rotation().degrees() - before, 360.0))
         print(f"\n[robot-relative on red] the robot turned {turned:.2f}°")
         assert turned < 2.0  # before: 179.1°, the heading stick read as the blue driver's
+
+
+def test_heading_mode_resumed_after_another_command_holds_where_that_left_the_robot() -> None:
+    pad = Pad()
+    heading = SwerveInput.from_xbox(pad).with_deadband(0.1).heading_mode()
+    aligned = Rotation2d.fromDegrees(60.0)
+    with simulated() as h:
+        h.run(0.5, heading.apply)  # the driver holds the robot's heading (0°), sticks released
+        # an alignment command (a PathPlanner path, a turn-to-target) takes the drive: 60°
+        h.run(2.0, lambda drive: drive.drive_facing(0.0, 0.0, aligned))
+        before = h.sim.true_pose.rotation().degrees()
+        assert abs(before - 60.0) < 3.0
+        h.run(2.0, heading.apply)  # the default command again, the heading stick untouched
+        turned = h.sim.true_pose.rotation().degrees() - before
+        print(f"\n[heading mode resumed] the robot turned {turned:.2f}°")
+        assert abs(turned) < 2.0  # before: back to the heading held before the alignment
