@@ -154,6 +154,9 @@ class HeadingDrive(Protocol):
     @property
     def max_speed(self) -> float: ...
 
+    @property
+    def pose_resets(self) -> int: ...
+
     def get_heading(self) -> Rotation2d: ...
 
     def drive_facing(
@@ -183,6 +186,8 @@ class HeadingDriveInput:
     translation_y_deadband: float = DEFAULT_TRANSLATION_DEADBAND
     heading_deadband: float = DEFAULT_HEADING_DEADBAND
     target_heading: float | None = field(default=None, init=False)
+    # The drive's pose_resets when last seen (None: take it without a change of target).
+    _pose_resets: int | None = field(default=None, init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not 0.0 < self.translation_scale <= 1.0:
@@ -232,12 +237,15 @@ class HeadingDriveInput:
     def reset_heading(self, heading: float | None = None) -> None:
         """Set the target heading (radians); ``None`` takes the robot's heading at the next loop.
 
-        Call it on enable, after ``SwerveDrive.zero_heading()`` (with 0.0), and after driving in
-        another mode, so the robot does not turn back to an old target. A heading that is not a
-        finite number counts as ``None``: a NaN target would stop the robot until the heading
-        stick moves again.
+        Call it on enable and after driving in another mode, so the robot does not turn back to an
+        old target. After ``SwerveDrive.zero_heading()`` or ``reset_pose()`` :meth:`apply` holds
+        the heading the robot then has by itself (as YAGSL's ``zeroGyro`` resets the controller's
+        last angle); a target given here after the reset stands. A heading that is not a finite
+        number counts as ``None``: a NaN target would stop the robot until the heading stick
+        moves again.
         """
         self.target_heading = heading if heading is not None and math.isfinite(heading) else None
+        self._pose_resets = None
 
     def translation(self) -> tuple[float, float]:
         """The left stick as robot-axis fractions of the maximum speed (deadband, scale, cube)."""
@@ -263,6 +271,13 @@ class HeadingDriveInput:
         """Read the sticks and command ``drive.drive_facing``; returns what was commanded."""
         from wpimath.geometry import Rotation2d
 
+        resets = drive.pose_resets
+        if resets != self._pose_resets:
+            # The pose was reset: the held target was a heading in the old frame. Hold where the
+            # robot faces now rather than turn to the old number in the new frame.
+            if self._pose_resets is not None:
+                self.target_heading = None
+            self._pose_resets = resets
         request = self.calculate(drive.get_heading().radians(), drive.max_speed)
         drive.drive_facing(
             request.vx, request.vy, Rotation2d(request.heading), field_relative=field_relative

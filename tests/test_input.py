@@ -167,6 +167,7 @@ class FakeDrive:
 
     heading: float = 0.0
     max_speed: float = 4.0
+    pose_resets: int = 0
     calls: list[tuple[float, float, float, bool]] = field(default_factory=list)
     config: Any = None
 
@@ -299,3 +300,18 @@ def test_input_module_does_not_import_wpilib() -> None:
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=REPO
     )
     assert out.stdout.split() == ["False", "False"]
+
+
+def test_routine_holds_the_new_heading_after_a_pose_reset() -> None:
+    sticks, drive = Sticks(), FakeDrive(heading=0.0)
+    routine = sticks.routine()
+    sticks.rx = -1.0  # face +90°
+    routine.apply(drive)
+    sticks.rx = 0.0
+    drive.heading = math.pi / 2
+    assert routine.apply(drive).heading == pytest.approx(math.pi / 2)
+    drive.heading, drive.pose_resets = 0.0, 1  # zero_heading(): the robot faces 0 now
+    assert routine.apply(drive).heading == pytest.approx(0.0)  # not +90° in the new frame
+    drive.pose_resets = 2
+    routine.reset_heading(1.0)  # a target given after the reset stands
+    assert routine.apply(drive).heading == pytest.approx(1.0)

@@ -8,6 +8,7 @@ import math
 
 from wpimath.geometry import Rotation2d
 
+from swervelib.input import HeadingDriveInput
 from swervelib.input_stream import SwerveInput
 from tests.drive.harness import simulated
 
@@ -83,3 +84,22 @@ def test_heading_mode_resumed_after_another_command_holds_where_that_left_the_ro
         turned = h.sim.true_pose.rotation().degrees() - before
         print(f"\n[heading mode resumed] the robot turned {turned:.2f}°")
         assert abs(turned) < 2.0  # before: back to the heading held before the alignment
+
+
+def test_zero_heading_with_the_test_drive_routine_keeps_the_robot_where_it_faces() -> None:
+    pad = Pad()
+    with simulated() as h:
+        sticks = HeadingDriveInput.for_drive(
+            h.drive, pad.getLeftX, pad.getLeftY, pad.getRightX, pad.getRightY
+        )
+        pad.rx = -1.0  # heading stick left: face +90°
+        h.run(2.0, sticks.apply)
+        pad.rx = 0.0
+        h.run(0.5, sticks.apply)
+        before = h.sim.true_pose.rotation().degrees()
+        assert abs(before - 90.0) < 3.0
+        h.drive.zero_heading()  # as YAGSL's zeroGyro, no reset_heading(0.0) by the robot code
+        h.run(2.0, sticks.apply)
+        turned = h.sim.true_pose.rotation().degrees() - before
+        print(f"\n[zero heading, HeadingDriveInput] the robot turned {turned:.2f}°")
+        assert abs(turned) < 2.0
