@@ -378,6 +378,7 @@ class SwerveInput:
             running.target_heading = heading
             moving = drive.get_field_relative_speeds()
             running.pose_speed = math.hypot(moving.vx, moving.vy)
+            running.pose_turn = moving.omega  # (not a rate left from an earlier drive to pose)
             running.at_target = False
         if self.mode is Mode.DRIVE_TO_POSE:
             self._drive_to_pose(drive)

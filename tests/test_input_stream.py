@@ -225,3 +225,16 @@ def test_bad_options_are_refused() -> None:
     with pytest.raises(ValueError, match="heading stick"):
         stream.heading_mode().apply(Recorder())  # type: ignore[arg-type]
     assert not stream.robot_relative_mode().alliance_relative_mode().robot_relative
+
+
+def test_drive_to_pose_entered_again_does_not_keep_an_old_turn_rate() -> None:
+    sticks, drive = Sticks(), Recorder()
+    rate = sticks.input()
+    to_pose = rate.drive_to(Pose2d(0.0, 0.0, Rotation2d.fromDegrees(170.0)))
+    for _ in range(40):
+        to_pose.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(math.pi)  # at its top turn rate
+    rate.apply(drive)  # type: ignore[arg-type]  # the robot at rest (Recorder measures 0)
+    to_pose.apply(drive)  # type: ignore[arg-type]
+    floor = 0.02 * drive.max_angular_velocity  # MIN_POSE_FRACTION
+    assert abs(drive.last[3]) <= max(to_pose.pose_max_turn_acceleration * 0.02, floor) + 1e-9

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import math
 
-from wpimath.geometry import Rotation2d
+from wpimath.geometry import Pose2d, Rotation2d
 
 from swervelib.input import HeadingDriveInput
-from swervelib.input_stream import SwerveInput
+from swervelib.input_stream import MIN_POSE_FRACTION, SwerveInput
 from tests.drive.harness import simulated
 
 
@@ -103,3 +103,21 @@ def test_zero_heading_with_the_test_drive_routine_keeps_the_robot_where_it_faces
         turned = h.sim.true_pose.rotation().degrees() - before
         print(f"\n[zero heading, HeadingDriveInput] the robot turned {turned:.2f}°")
         assert abs(turned) < 2.0
+
+
+def test_drive_to_pose_entered_again_turns_up_from_the_robots_rate() -> None:
+    pad = Pad()
+    rate = SwerveInput.from_xbox(pad)
+    to_pose = rate.drive_to(Pose2d(0.0, 0.0, Rotation2d.fromDegrees(170.0)))
+    with simulated() as h:
+        h.run(0.6, to_pose.apply)  # turning at its top rate when the driver lets go the button
+        assert abs(h.drive.get_state().desired[2]) > 2.0
+        h.run(1.0, rate.apply)  # sticks released: the robot stops turning
+        assert abs(h.drive.get_robot_relative_speeds().omega) < 0.05
+        h.loop(to_pose.apply)  # the button again
+        h.observe()  # the next loop's snapshot: what that loop commanded
+        first = abs(h.drive.get_state().desired[2])
+        step = to_pose.pose_max_turn_acceleration * h.drive.loop_period
+        floor = MIN_POSE_FRACTION * h.drive.max_angular_velocity  # (static friction's floor)
+        print(f"\n[drive to pose again] first turn rate {first:.3f} rad/s, one step {step:.3f}")
+        assert first <= max(step, floor) + 0.01  # before: 3.14 rad/s at once, from rest
