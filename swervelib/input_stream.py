@@ -98,7 +98,7 @@ class _Running:
         self.pose_resets: int | None = None
         # The drive's command_count after this input's last command (None: none yet).
         self.command_count: int | None = None
-        self.pose_speed = 0.0
+        self.pose_velocity = (0.0, 0.0)  # the last drive-to-pose command, field frame (m/s)
         self.pose_turn = 0.0
         self.at_target = False
 
@@ -377,7 +377,7 @@ class SwerveInput:
             running.mode = self.mode
             running.target_heading = heading
             moving = drive.get_field_relative_speeds()
-            running.pose_speed = math.hypot(moving.vx, moving.vy)
+            running.pose_velocity = (moving.vx, moving.vy)
             running.pose_turn = moving.omega  # (not a rate left from an earlier drive to pose)
             running.at_target = False
         if self.mode is Mode.DRIVE_TO_POSE:
@@ -426,16 +426,20 @@ class SwerveInput:
         running.target_heading = goal.rotation().radians()
         if distance <= tolerance and abs(turn) <= angle_tolerance:
             running.at_target = True
-            running.pose_speed = running.pose_turn = 0.0
+            running.pose_turn = 0.0
+            running.pose_velocity = (0.0, 0.0)
             drive.drive(ChassisSpeeds())
             return
         running.at_target = False
         dt = drive.loop_period
         speed = omega = 0.0
+        last_vx, last_vy = running.pose_velocity
+        # the speed the robot already has towards the goal (none when moving away from it)
+        towards = (last_vx * error.X() + last_vy * error.Y()) / distance if distance > 1e-9 else 0.0
         if distance > tolerance:
             speed = _profiled(
                 distance,
-                running.pose_speed,
+                max(0.0, towards),
                 self.pose_max_speed,
                 self.pose_max_acceleration,
                 POSE_GAIN,
@@ -452,11 +456,21 @@ class SwerveInput:
                 dt,
             )
             omega = max(omega, MIN_POSE_FRACTION * drive.max_angular_velocity)
-        running.pose_speed, running.pose_turn = speed, math.copysign(omega, turn)
         if distance > 1e-9:
-            vx, vy = error.X() / distance * speed, error.Y() / distance * speed
+            ux, uy = error.X() / distance, error.Y() / distance
         else:
-            vx = vy = 0.0
+            ux, uy = 1.0, 0.0
+        # From the last command (the robot's velocity on entry): a robot moving away from the
+        # goal turns round, and one moving across its line stops that, at one acceleration step
+        # per loop, not at once; towards the goal the profile's speed as it is.
+        step = self.pose_max_acceleration * dt
+        if towards < 0.0:
+            speed = min(speed, towards + step)
+        across = last_vy * ux - last_vx * uy  # (the component to the left of the line)
+        across = math.copysign(max(0.0, abs(across) - step), across)
+        vx, vy = ux * speed - uy * across, uy * speed + ux * across
+        running.pose_velocity = (vx, vy)
+        running.pose_turn = math.copysign(omega, turn)
         drive.drive(ChassisSpeeds(vx, vy, running.pose_turn), field_relative=True)
 
 

@@ -1,12 +1,13 @@
-"""Heading mode of SwerveInput on the simulated robot, once per loop as a robot runs it: what the
-robot does when the driver resets the heading, or toggles robot-relative driving on the red
-alliance, while the heading stick holds a direction."""
+"""SwerveInput (and HeadingDriveInput) on the simulated robot, once per loop as a robot runs it:
+what the robot does when the driver resets the heading, toggles robot-relative driving on the red
+alliance, or hands the drive to another command or mode and back."""
 
 from __future__ import annotations
 
 import math
 
-from wpimath.geometry import Pose2d, Rotation2d
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d
+from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.input import HeadingDriveInput
 from swervelib.input_stream import MIN_POSE_FRACTION, SwerveInput
@@ -121,3 +122,27 @@ def test_drive_to_pose_entered_again_turns_up_from_the_robots_rate() -> None:
         floor = MIN_POSE_FRACTION * h.drive.max_angular_velocity  # (static friction's floor)
         print(f"\n[drive to pose again] first turn rate {first:.3f} rad/s, one step {step:.3f}")
         assert first <= max(step, floor) + 0.01  # before: 3.14 rad/s at once, from rest
+
+
+def test_drive_to_pose_entered_while_driving_away_turns_round_within_its_acceleration() -> None:
+    pad = Pad()
+    to_pose = SwerveInput.from_xbox(pad).drive_to(Pose2d(3.0, 4.0, Rotation2d()))
+    with simulated(initial_pose=Pose2d(4.0, 4.0, Rotation2d())) as h:
+        # driving away from the goal at 3 m/s when the driver presses the align button
+        h.run(1.0, lambda drive: drive.drive(ChassisSpeeds(3.0, 0.0, 0.0), field_relative=True))
+        previous = h.drive.get_field_relative_speeds().vx
+        largest = 0.0
+        for loop in range(250):  # 5 s: 1 s to stop, 1.5 m further away, then back
+            h.loop(to_pose.apply)
+            h.observe()
+            commanded = h.drive.get_state().desired[0]  # (robot-relative; the robot faces 0)
+            if loop < 75:  # turning round, and on the way back up to speed
+                largest = max(largest, abs(commanded - previous))
+            previous = commanded
+        step = to_pose.pose_max_acceleration * h.drive.loop_period
+        miss = h.drive.get_pose().translation().distance(Translation2d(3.0, 4.0))
+        print(
+            f"\n[drive to pose from 3 m/s away] largest step {largest:.3f} m/s, miss {miss:.4f} m"
+        )
+        assert largest <= step + 0.06  # before: 5.0 m/s in one loop (+3 to -2)
+        assert to_pose.at_target and miss < 0.02
