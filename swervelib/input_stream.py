@@ -405,14 +405,31 @@ class SwerveInput:
             if red:
                 hx, hy = 0.0 - hx, 0.0 - hy
             target = stick_heading(hx, hy, self.heading_deadband, last)
-        else:  # AIM
-            assert self.aim_target is not None
-            to_target = self.aim_target() - drive.get_pose().translation()
-            target = math.atan2(to_target.Y(), to_target.X()) + self.aim_offset
-            if to_target.norm() < 1e-6:  # on the point: keep facing as before
-                target = heading if running.target_heading is None else running.target_heading
+            running.target_heading = target
+            drive.drive_facing(vx, vy, Rotation2d(target), field_relative=field_relative)
+            return
+        # AIM
+        assert self.aim_target is not None
+        to_target = self.aim_target() - drive.get_pose().translation()
+        rx, ry = to_target.X(), to_target.Y()
+        squared = rx * rx + ry * ry
+        if squared < 1e-12:  # on the point: keep facing as before
+            target = heading if running.target_heading is None else running.target_heading
+            turn_rate = 0.0
+        else:
+            target = math.atan2(ry, rx) + self.aim_offset
+            # How fast the bearing to the point turns while the robot translates (the field's
+            # frame): the heading PID alone trails it (16° behind at 2.6 m/s, 2 m beside it).
+            fvx, fvy = vx, vy
+            if not field_relative:
+                cos, sin = math.cos(heading), math.sin(heading)
+                fvx, fvy = vx * cos - vy * sin, vx * sin + vy * cos
+            top = drive.max_angular_velocity
+            turn_rate = max(-top, min(top, (ry * fvx - rx * fvy) / squared))
         running.target_heading = target
-        drive.drive_facing(vx, vy, Rotation2d(target), field_relative=field_relative)
+        drive.drive_facing(
+            vx, vy, Rotation2d(target), field_relative=field_relative, turn_rate=turn_rate
+        )
 
     def _drive_to_pose(self, drive: SwerveDrive) -> None:
         running = self._running

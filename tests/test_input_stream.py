@@ -27,6 +27,7 @@ class Recorder:
     pose_resets: int = 0
     command_count: int = 0
     last: tuple[Any, ...] = ()
+    turn_rate: float = 0.0
 
     def get_heading(self) -> Rotation2d:
         return self.pose.rotation()
@@ -42,9 +43,16 @@ class Recorder:
         self.command_count += 1
 
     def drive_facing(
-        self, vx: float, vy: float, heading: Rotation2d, *, field_relative: bool = True
+        self,
+        vx: float,
+        vy: float,
+        heading: Rotation2d,
+        *,
+        field_relative: bool = True,
+        turn_rate: float = 0.0,
     ) -> None:
         self.last = ("facing", vx, vy, heading.radians(), field_relative)
+        self.turn_rate = turn_rate
         self.command_count += 1
 
 
@@ -208,6 +216,17 @@ def test_robot_relative_and_aim() -> None:
     aim.apply(drive)  # type: ignore[arg-type]
     assert drive.last[0] == "facing" and drive.last[1] == pytest.approx(2.0)
     assert math.degrees(drive.last[3]) == pytest.approx(45.0 + 180.0)
+
+
+def test_aim_feeds_forward_the_bearing_rate_of_the_translation() -> None:
+    sticks, drive = Sticks(), Recorder(pose=Pose2d(0.0, 0.0, Rotation2d()))
+    sticks.lx = -0.5  # left at 2 m/s, beside a point 2 m ahead: the bearing turns clockwise
+    aim = sticks.input().with_deadband(0.0).aim_at(Translation2d(2.0, 0.0))
+    aim.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(0.0)
+    assert drive.turn_rate == pytest.approx(-2.0 / 2.0)  # -v / distance, rad/s
+    aim.robot_relative_mode().apply(drive)  # type: ignore[arg-type]  # the same, facing 0
+    assert drive.turn_rate == pytest.approx(-1.0)
 
 
 def test_bad_options_are_refused() -> None:

@@ -805,19 +805,39 @@ class SwerveDrive(DriveSwitches):
         self._apply_states(states)
 
     def drive_facing(
-        self, vx: float, vy: float, heading: Rotation2d, *, field_relative: bool = True
+        self,
+        vx: float,
+        vy: float,
+        heading: Rotation2d,
+        *,
+        field_relative: bool = True,
+        turn_rate: float = 0.0,
     ) -> None:
         """Translate at (vx, vy) m/s while the heading PID turns the robot to ``heading``.
+
+        ``turn_rate`` (rad/s): how fast ``heading`` itself turns, added to the PID's output as a
+        feedforward (as phoenix6's ``TargetRateFeedforward``), e.g. while aiming at a point and
+        translating past it: without it the robot trails a heading that moves.
 
         A heading or speed that is not finite is refused before it reaches the heading PID (whose
         integral would keep a NaN for good): the drive stops.
         """
-        if not (math.isfinite(vx) and math.isfinite(vy) and usable_rotation(heading)):
+        if not (
+            math.isfinite(vx)
+            and math.isfinite(vy)
+            and usable_rotation(heading)
+            and math.isfinite(turn_rate)
+        ):
             heading_rad = shown_number(heading.radians())
-            why = f"({shown_number(vx)}, {shown_number(vy)}, heading {heading_rad} rad) is not finite (or > 1e6 rad)"
+            why = (
+                f"({shown_number(vx)}, {shown_number(vy)}, heading {heading_rad} rad, turn rate "
+                f"{shown_number(turn_rate)} rad/s) is not finite (or > 1e6 rad)"
+            )
             self._refuse("drive_facing()", why)
             return
         omega = self._heading_output(self._pose.rotation().radians(), heading.radians())
+        if turn_rate:
+            omega += turn_rate
         self._drive(ChassisSpeeds(vx, vy, omega), field_relative, None, None, False)
 
     def _heading_output(self, current: float, target: float) -> float:

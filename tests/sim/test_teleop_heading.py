@@ -146,3 +146,24 @@ def test_drive_to_pose_entered_while_driving_away_turns_round_within_its_acceler
         )
         assert largest <= step + 0.06  # before: 5.0 m/s in one loop (+3 to -2)
         assert to_pose.at_target and miss < 0.02
+
+
+def test_aiming_while_strafing_past_the_point_keeps_facing_it() -> None:
+    pad = Pad()
+    point = Translation2d(6.0, 4.0)
+    aim = SwerveInput.from_xbox(pad).with_deadband(0.0).aim_at(point)
+    with simulated(initial_pose=Pose2d(4.0, 1.0, Rotation2d.fromDegrees(90.0))) as h:
+        h.run(1.0, aim.apply)  # facing the point, at rest
+        pad.lx = -0.5  # half stick left: +y on the field, past the point 2 m to its side
+        worst = 0.0
+        for _ in range(125):
+            h.loop(aim.apply)
+            h.observe()
+            truth = h.sim.true_pose
+            bearing = (point - truth.translation()).angle().radians()
+            error = math.remainder(bearing - truth.rotation().radians(), math.tau)
+            worst = max(worst, abs(math.degrees(error)))
+        speed = math.hypot(*h.drive.get_state().measured[:2])
+        print(f"\n[aim while strafing at {speed:.2f} m/s] largest aim error {worst:.2f}°")
+        assert speed > 2.0 and h.sim.true_pose.Y() > 6.0  # it went past the point
+        assert worst < 4.0  # before: 16.4°, the heading PID trailing the bearing
