@@ -326,12 +326,12 @@ class SwerveInput:
     def reset_heading(self, heading: float | None = None) -> None:
         """The heading mode's target (radians); None: the robot's heading at the next loop.
 
-        Not needed after the drive's ``reset_pose``/``zero_heading``: the next :meth:`apply` then
-        holds the heading the robot has (as heading correction does), unless this was called
-        after the reset, whose target stands."""
+        Not needed after the drive's ``reset_pose``/``zero_heading``, nor after another command
+        drove the robot: the next :meth:`apply` then holds the heading the robot has (as heading
+        correction does). A target given here after either stands."""
         running = self._running
         running.target_heading = heading if heading is not None and math.isfinite(heading) else None
-        running.pose_resets = None
+        running.pose_resets = running.command_count = None  # (a target given now stands)
 
     def translation(self) -> tuple[float, float]:
         """The translation stick as robot-axis fractions of the maximum speed."""

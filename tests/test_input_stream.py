@@ -172,6 +172,10 @@ def test_another_command_in_between_restarts_the_heading_from_the_robot() -> Non
     drive.drive(ChassisSpeeds(1.0, 0.0, 0.5))
     heading.apply(drive)  # type: ignore[arg-type]
     assert drive.last[3] == pytest.approx(1.2)  # not back to 0
+    drive.drive(ChassisSpeeds())  # autonomous, say, then teleopInit sets a target itself
+    heading.reset_heading(-0.5)
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[3] == pytest.approx(-0.5)  # it stands
 
 
 def test_alliance_relative_turns_translation_and_heading_on_red() -> None:
