@@ -19,7 +19,6 @@ import gc
 import io
 import json
 import math
-import socket
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -56,7 +55,7 @@ from swervelib.tools.telemetry_client import (
 )
 from tests.conftest import DEPLOY
 from tests.drive.harness import Harness, polygon_config, simulated
-from tests.ports import server_ports
+from tests.ports import listening_server
 
 TIMEOUT_S = 10.0  # a failure guard only: every wait ends as soon as its condition holds
 CORNERS = ("module0", "module1", "module2", "module3")
@@ -94,21 +93,8 @@ def server(tmp_path: Path) -> Iterator[tuple[Any, int]]:
     its own are closed and made again, so no test inherits another's server. Every handle on it is
     closed before it is destroyed (a handle closed afterwards would close a newer instance's).
     """
-    instance = ntcore.NetworkTableInstance.create()
-    nt3_port, port = server_ports()
-    instance.startServer(str(tmp_path / "networktables.json"), "127.0.0.1", nt3_port, port)
-    deadline = time.monotonic() + TIMEOUT_S
-    while True:  # listening? (a client started earlier would retry only after a second)
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1.0).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.005)
-    yield instance, port
-    instance.stopServer()
-    ntcore.NetworkTableInstance.destroy(instance)
+    with listening_server(tmp_path / "networktables.json", TIMEOUT_S) as served:
+        yield served
 
 
 @pytest.fixture(scope="module")

@@ -10,13 +10,10 @@ from __future__ import annotations
 
 import json
 import shutil
-import socket
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import ntcore
 import pytest
 
 from swervelib.config import load_directory
@@ -31,7 +28,7 @@ from swervelib.tools.telemetry_client import (
     MemoryTelemetry,
 )
 from tests.conftest import DEPLOY
-from tests.ports import server_ports
+from tests.ports import listening_server
 
 TIMEOUT_S = 10.0
 # the key the robot publishes (swervelib.drive.telemetry, YAGSL)
@@ -62,21 +59,8 @@ def readings(directory: Path) -> dict[str, float]:
 @pytest.fixture
 def robot(tmp_path: Path) -> Iterator[tuple[Any, int]]:
     """A NetworkTables server (the robot's) on free localhost ports, listening."""
-    instance = ntcore.NetworkTableInstance.create()
-    nt3_port, port = server_ports()
-    instance.startServer(str(tmp_path / "networktables.json"), "127.0.0.1", nt3_port, port)
-    deadline = time.monotonic() + TIMEOUT_S
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=1.0).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.005)
-    yield instance, port
-    instance.stopServer()
-    ntcore.NetworkTableInstance.destroy(instance)
+    with listening_server(tmp_path / "networktables.json", TIMEOUT_S) as served:
+        yield served
 
 
 def test_capture_refuses_a_module_the_robot_cannot_read(
