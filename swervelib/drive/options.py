@@ -49,8 +49,9 @@ class SetpointLimits:
 @dataclass(frozen=True, slots=True)
 class DriveOptions:
     """The drive's request shaping. ``heading_correction``: while translating (faster than the
-    deadband) with no rotation asked (slower than the deadband), hold the heading the robot had
-    when rotation stopped (not in autonomous, as YAGSL). ``angular_velocity_compensation_*``: turn
+    deadband) with no rotation asked (slower than the deadband), hold the heading the robot has
+    once its rotation has died out (not in autonomous, as YAGSL; YAGSL holds the heading of the
+    moment the rotation was let go, which a fast spin overshoots and then swings back to). ``angular_velocity_compensation_*``: turn
     the translation against the robot's measured rotation by ``rate × coefficient`` so a spinning
     robot translates where asked (teleop and autonomous separately). ``max_linear_acceleration``
     (m/s², field frame) and ``max_angular_acceleration`` (rad/s²): how fast the request may change.

@@ -2,7 +2,8 @@
 correction, acceleration limits and angular-velocity (skew) compensation, in that order.
 
 The request arrives in the field's frame. Heading correction replaces a near-zero rotation with the
-heading PID's output towards the held heading; the limits move the request at most
+heading PID's output towards the held heading, taken when the robot has stopped turning (below
+:data:`SETTLED_YAW_RATE`: a released spin dies out first, and is not turned back); the limits move the request at most
 ``acceleration × dt`` from the previous one (translation as a vector, so a turn of the stick does
 not make the robot swerve); compensation converts to the robot's frame with the heading advanced
 by ``measured yaw rate × coefficient``, which is where the robot will face by the time the modules
@@ -23,6 +24,9 @@ from swervelib.drive.state import DriveState
 # A previous request older than this (seconds) is not the one to limit from: start again from
 # what the robot measures.
 STALE_REQUEST_S = 0.1
+# Heading correction takes the heading to hold once the robot turns slower than this (rad/s) after
+# the rotation was let go: a spin still dying out is not turned back to where it was released.
+SETTLED_YAW_RATE = 0.1
 
 
 class RequestShaper:
@@ -60,13 +64,15 @@ class RequestShaper:
         if options.heading_correction and correct_heading and not autonomous:
             band = options.heading_correction_deadband
             if abs(omega) < band and (abs(vx) > band or abs(vy) > band):
-                if self.held_heading is None:
-                    self.held_heading = heading
-                omega = heading_output(heading, self.held_heading)
-            else:
-                self.held_heading = heading
+                held = self.held_heading
+                if held is None and -SETTLED_YAW_RATE < yaw_rate < SETTLED_YAW_RATE:
+                    self.held_heading = held = heading  # the spin let go of has died out
+                if held is not None:
+                    omega = heading_output(heading, held)
+            else:  # turning (or standing): the heading to hold is taken once it settles
+                self.held_heading = None
         else:
-            self.held_heading = heading
+            self.held_heading = None
         linear, angular = options.max_linear_acceleration, options.max_angular_acceleration
         if linear or angular:
             last, dt = self._last, now - self._last_time

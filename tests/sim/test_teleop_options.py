@@ -195,3 +195,25 @@ def test_the_command_timeout_can_be_longer_or_off(timeout: float | None) -> None
             assert stopped is (timeout is not None)
         finally:
             drive.command_timeout = 0.1
+
+
+def test_heading_correction_holds_where_a_released_spin_stops_without_swinging_back() -> None:
+    """Spinning at 6 rad/s while driving, the driver lets go of the rotation stick: heading
+    correction holds the heading the robot stops at once the spin has died out, instead of the
+    one it had when the stick was released, which it overshot and then swung back to."""
+    with simulated(initial_pose=START) as h:
+        h.drive.set_heading_correction(True)
+        h.run(0.6, lambda d: d.drive(ChassisSpeeds(1.0, 0.0, 6.0), field_relative=True))
+        unwrapped = [h.sim.true_yaw_deg]
+
+        def translate(d: SwerveDrive) -> None:
+            d.drive(ChassisSpeeds(1.0, 0.0, 0.0), field_relative=True)
+
+        for _ in range(100):  # 2 s, one loop at a time
+            h.run(LOOP, translate)
+            unwrapped.append(h.sim.true_yaw_deg)
+    furthest = max(unwrapped)
+    back = furthest - unwrapped[-1]
+    print(f"\n[released spin] turned {furthest - unwrapped[0]:.1f}° on, swung back {back:.1f}°")
+    assert back < 3.0, (furthest, unwrapped[-1])
+    assert abs(unwrapped[-1] - unwrapped[-10]) < 0.5  # and holds it
