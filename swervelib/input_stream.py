@@ -50,6 +50,7 @@ from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.alliance import red_alliance
+from swervelib.drive.shaping import SETTLED_YAW_RATE
 from swervelib.input import apply_deadband, joystick_to_robot, stick_heading
 
 if TYPE_CHECKING:
@@ -324,7 +325,8 @@ class SwerveInput:
         return self._running.at_target
 
     def reset_heading(self, heading: float | None = None) -> None:
-        """The heading mode's target (radians); None: the robot's heading at the next loop.
+        """The heading mode's target (radians); None: the robot's heading at the next loop, or
+        once it turns slower than ``SETTLED_YAW_RATE`` (0.1 rad/s) if it is still turning.
 
         Not needed after the drive's ``reset_pose``/``zero_heading``, nor after another command
         drove the robot: the next :meth:`apply` then holds the heading the robot has (as heading
@@ -375,7 +377,8 @@ class SwerveInput:
             running.mode = None  # another command drove the robot since: start from where it is
         if running.mode is not self.mode:  # switched: start from where the robot is
             running.mode = self.mode
-            running.target_heading = heading
+            # (heading mode: where it stops turning, if it still turns; see _hold_heading)
+            running.target_heading = None if self.mode is Mode.HEADING else heading
             moving = drive.get_field_relative_speeds()
             running.pose_velocity = (moving.vx, moving.vy)
             running.pose_turn = moving.omega  # (not a rate left from an earlier drive to pose)
@@ -400,11 +403,18 @@ class SwerveInput:
                 raise ValueError(
                     "heading mode needs the heading stick's axes (heading_x, heading_y)"
                 )
-            last = heading if running.target_heading is None else running.target_heading
             hx, hy = self.heading_x(), self.heading_y()
             if red:
                 hx, hy = 0.0 - hx, 0.0 - hy
-            target = stick_heading(hx, hy, self.heading_deadband, last)
+            pushed = stick_heading(hx, hy, self.heading_deadband, math.nan)  # NaN: released
+            target = running.target_heading if math.isnan(pushed) else pushed
+            if target is None:  # released, nothing held yet: where the robot stops turning
+                if not -SETTLED_YAW_RATE < drive.yaw_rate < SETTLED_YAW_RATE:
+                    # a spin dying out (heading mode entered mid-spin): no turn asked meanwhile,
+                    # rather than a turn back to where the switch happened
+                    drive.drive(ChassisSpeeds(vx, vy, 0.0), field_relative=field_relative)
+                    return
+                target = heading
             running.target_heading = target
             drive.drive_facing(vx, vy, Rotation2d(target), field_relative=field_relative)
             return

@@ -26,6 +26,7 @@ class Recorder:
     loop_period: float = 0.02
     pose_resets: int = 0
     command_count: int = 0
+    yaw_rate: float = 0.0  # rad/s: standing still unless a test spins it
     last: tuple[Any, ...] = ()
     turn_rate: float = 0.0
 
@@ -261,3 +262,26 @@ def test_drive_to_pose_entered_again_does_not_keep_an_old_turn_rate() -> None:
     to_pose.apply(drive)  # type: ignore[arg-type]
     floor = 0.02 * drive.max_angular_velocity  # MIN_POSE_FRACTION
     assert abs(drive.last[3]) <= max(to_pose.pose_max_turn_acceleration * 0.02, floor) + 1e-9
+
+
+def test_heading_mode_entered_mid_spin_waits_for_the_spin_to_die_out() -> None:
+    """Released heading stick: while the robot still turns faster than SETTLED_YAW_RATE no turn
+    is asked (plain drive, omega 0); the heading held is the one it has once it has settled."""
+    sticks = {"lx": 0.0, "ly": -0.5, "rx": 0.0, "ry": 0.0}
+    stream = SwerveInput(
+        lambda: sticks["lx"],
+        lambda: sticks["ly"],
+        heading_x=lambda: sticks["rx"],
+        heading_y=lambda: sticks["ry"],
+    ).heading_mode()
+    drive = Recorder(pose=Pose2d(0.0, 0.0, Rotation2d(1.0)), yaw_rate=4.0)
+    stream.apply(drive)
+    assert drive.last[0] == "drive" and drive.last[3] == 0.0  # no turn asked: a spin dying out
+    drive.pose = Pose2d(0.0, 0.0, Rotation2d(1.4))
+    drive.yaw_rate = 0.05  # settled
+    stream.apply(drive)
+    assert drive.last[0] == "facing" and drive.last[3] == pytest.approx(1.4)
+    drive.pose = Pose2d(0.0, 0.0, Rotation2d(1.5))
+    drive.yaw_rate = 3.0  # pushed by another robot now: the held heading stands
+    stream.apply(drive)
+    assert drive.last[0] == "facing" and drive.last[3] == pytest.approx(1.4)

@@ -915,6 +915,12 @@ class SwerveDrive(DriveSwitches):
         """The pose estimator's heading."""
         return self._pose.rotation()
 
+    @property
+    def yaw_rate(self) -> float:
+        """How fast the robot turns (rad/s, counter-clockwise positive): the heading's change over
+        the last loop (the IMU's, or the wheels' while the IMU is out)."""
+        return self._yaw_rate
+
     def zero_heading(self, heading: Rotation2d | None = None) -> None:
         """Make the current direction the field's 0 rad (or ``heading``: π for a robot facing
         away from the red alliance's wall), keeping the position."""

@@ -167,3 +167,25 @@ def test_aiming_while_strafing_past_the_point_keeps_facing_it() -> None:
         print(f"\n[aim while strafing at {speed:.2f} m/s] largest aim error {worst:.2f}°")
         assert speed > 2.0 and h.sim.true_pose.Y() > 6.0  # it went past the point
         assert worst < 4.0  # before: 16.4°, the heading PID trailing the bearing
+
+
+def test_heading_mode_entered_mid_spin_holds_where_the_spin_stops() -> None:
+    """The driver spins the robot in rate mode while driving, lets go of the rotation stick and
+    switches to heading mode at once (robot_example's right bumper let go): the heading held is
+    the one the robot stops at, not the one it had at the switch, which it overshot and swung
+    back to."""
+    pad = Pad()
+    rate = SwerveInput.from_xbox(pad).with_deadband(0.1)
+    heading = rate.heading_mode()
+    with simulated() as h:
+        pad.ly, pad.rx = -0.3, -1.0  # forward, spinning counter-clockwise at full rate
+        h.run(0.6, rate.apply)
+        pad.rx = 0.0
+        yaws = [h.sim.true_yaw_deg]
+        for _ in range(100):  # 2 s in heading mode, heading stick released
+            h.run(0.02, heading.apply)
+            yaws.append(h.sim.true_yaw_deg)
+    back = max(yaws) - yaws[-1]
+    print(f"\n[mid-spin switch] went {max(yaws) - yaws[0]:.1f}° on, swung back {back:.1f}°")
+    assert back < 3.0, (max(yaws), yaws[-1])
+    assert abs(yaws[-1] - yaws[-10]) < 0.5  # and holds it
