@@ -923,8 +923,17 @@ class SwerveDrive(DriveSwitches):
 
     def zero_heading(self, heading: Rotation2d | None = None) -> None:
         """Make the current direction the field's 0 rad (or ``heading``: π for a robot facing
-        away from the red alliance's wall), keeping the position."""
-        self._reset(Pose2d(self._pose.translation(), Rotation2d() if heading is None else heading))
+        away from the red alliance's wall), keeping the position. The simulated robot is left
+        where it is (the robot did not turn). A heading that is not finite is refused as
+        :meth:`reset_pose` refuses it (the ``Swerve commands`` Alert; the pose kept)."""
+        if heading is None:
+            self._reset(Pose2d(self._pose.translation(), Rotation2d()))
+            return
+        problem = pose_problem(Pose2d(self._pose.translation(), heading), None)
+        if problem is not None:
+            self.refusals.refuse("zero_heading()", problem[1], "pose kept")
+            return
+        self._reset(Pose2d(self._pose.translation(), Rotation2d(heading.cos(), heading.sin())))
 
     def get_raw_yaw(self) -> Rotation2d:
         """The IMU yaw after ``invertedIMU``, before any zeroing."""

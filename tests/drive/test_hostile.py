@@ -337,6 +337,18 @@ def test_reset_pose_and_zero_heading_work_off_the_field() -> None:
         assert h.drive.refusals.count == refused
 
 
+@pytest.mark.parametrize("radians", [math.nan, math.inf, 1e300])
+def test_zero_heading_refuses_a_heading_that_is_not_finite(radians: float) -> None:
+    """A NaN fused into the pose estimator would stay in the pose for good."""
+    with simulated() as h:
+        h.drive.zero_heading(Rotation2d(math.pi))
+        refused = h.drive.refusals.count
+        h.drive.zero_heading(Rotation2d(radians))
+        h.run(0.1)
+        assert h.drive.refusals.count == refused + 1
+        assert abs(h.drive.get_heading().degrees()) == pytest.approx(180.0, abs=0.5)
+
+
 @pytest.mark.parametrize(
     "options", [{"max_speed": math.nan}, {"max_speed": -1.0}, {"loop_period": math.inf}]
 )
