@@ -198,6 +198,20 @@ if robot_class is not None:
 """
 
 
+def run_command(command: list[str], cwd: Path) -> subprocess.CompletedProcess[str]:
+    """``command`` in ``cwd`` as a page's reader runs it: the docs' environment, no input, its
+    output captured, :data:`TIMEOUT_S` at most (``subprocess.TimeoutExpired`` beyond)."""
+    return subprocess.run(
+        command,
+        cwd=cwd,
+        env=environment(),
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=TIMEOUT_S,
+    )
+
+
 def run_block(block: Block, cwd: Path) -> str:
     if block.language == "python":
         script = cwd / "_snippet.py"
@@ -206,15 +220,7 @@ def run_block(block: Block, cwd: Path) -> str:
     else:
         command = ["bash", "-euo", "pipefail", "-c", block.text]
     try:
-        done = subprocess.run(
-            command,
-            cwd=cwd,
-            env=environment(),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-        )
+        done = run_command(command, cwd)
     except subprocess.TimeoutExpired as expired:
         pytest.fail(f"{block.name}: still running after {TIMEOUT_S:g} s\n{expired.stdout}")
     output = done.stdout + done.stderr
@@ -329,15 +335,7 @@ def test_robotpy_test_runs_each_test_in_its_own_process_unless_told_not_to(tmp_p
     (root / "tests" / "test_processes.py").write_text(PROCESS_PER_TEST, encoding="utf-8")
     pids = {}
     for mode in ((), ("--no-isolation",)):
-        done = subprocess.run(
-            [sys.executable, "-m", "robotpy", "test", *mode, "--", "-s", "-q"],
-            cwd=root,
-            env=environment(),
-            stdin=subprocess.DEVNULL,
-            capture_output=True,
-            text=True,
-            timeout=TIMEOUT_S,
-        )
+        done = run_command([sys.executable, "-m", "robotpy", "test", *mode, "--", "-s", "-q"], root)
         assert done.returncode == 0, done.stdout + done.stderr
         pids[mode] = set(re.findall(r"robot process (\d+)", done.stdout))
     assert len(pids[()]) == 2, pids  # two tests, two robot processes
