@@ -303,24 +303,28 @@ class SwerveModule:
         """One check per device (its ``fault()``, which updates the device's own Alert), for the
         drive to run in turn. An exception is reported on the module's Alert."""
 
-        def check(what: str, device: Any) -> Callable[[], None]:
+        def check(
+            what: str, device: Any, keep: Callable[[str | None], None] | None = None
+        ) -> Callable[[], None]:
             def run() -> None:
-                self._call(what, device.fault, None)
+                fault = self._call(what, device.fault, None)
+                if keep is not None:  # what it said, or why it raised
+                    keep(self._errors.get(what, fault))
                 if self._errors or self._error_shown:
                     self._show_errors()
 
             return run
 
-        def check_angle_motor() -> None:
-            fault = self._call("angle fault", self.angle_motor.fault, None)
-            self.angle_motor_fault = self._errors.get("angle fault", fault)
-            if self._errors or self._error_shown:
-                self._show_errors()
-
-        checks = [check("drive fault", self.drive_motor), check_angle_motor]
+        checks = [
+            check("drive fault", self.drive_motor),
+            check("angle fault", self.angle_motor, self._keep_angle_motor_fault),
+        ]
         if self.encoder is not None:
             checks.append(check("absolute encoder fault", self.encoder))
         return checks
+
+    def _keep_angle_motor_fault(self, fault: str | None) -> None:
+        self.angle_motor_fault = fault
 
     def seed_relative_encoder(self) -> None:
         """Set the angle motor's relative encoder to the module angle (done at start-up)."""

@@ -892,15 +892,21 @@ class SwerveDrive(DriveSwitches):
         ``SwerveSim(..., follow_pose_resets=False)``) keeps the simulated robot where it is, to
         test what odometry does with a wrong starting pose.
         """
+        checked = self._checked_reset("reset_pose()", pose)
+        if checked is not None and self._sim is not None and self._sim.follow_pose_resets:
+            self._sim.place(checked)  # one world frame: the simulated robot is put there too
+
+    def _checked_reset(self, call: str, pose: Pose2d) -> Pose2d | None:
+        """Reset to ``pose``, its rotation normalised, and return it; a pose that is not finite or
+        is beyond 1 km is refused (None, the pose kept, ``call`` on the Alert)."""
         problem = pose_problem(pose, None)
         if problem is not None:
-            self.refusals.refuse("reset_pose()", problem[1], "pose kept")
-            return
+            self.refusals.refuse(call, problem[1], "pose kept")
+            return None
         rotation = pose.rotation()  # normalised: Rotation2d(1e308) keeps 1e308 as its radians
         pose = Pose2d(pose.translation(), Rotation2d(rotation.cos(), rotation.sin()))
         self._reset(pose)
-        if self._sim is not None and self._sim.follow_pose_resets:
-            self._sim.place(pose)  # one world frame: the simulated robot is put there too
+        return pose
 
     def _reset(self, pose: Pose2d) -> None:
         self.estimator.resetPosition(
@@ -926,14 +932,11 @@ class SwerveDrive(DriveSwitches):
         away from the red alliance's wall), keeping the position. The simulated robot is left
         where it is (the robot did not turn). A heading that is not finite is refused as
         :meth:`reset_pose` refuses it (the ``Swerve commands`` Alert; the pose kept)."""
+        here = self._pose.translation()
         if heading is None:
-            self._reset(Pose2d(self._pose.translation(), Rotation2d()))
-            return
-        problem = pose_problem(Pose2d(self._pose.translation(), heading), None)
-        if problem is not None:
-            self.refusals.refuse("zero_heading()", problem[1], "pose kept")
-            return
-        self._reset(Pose2d(self._pose.translation(), Rotation2d(heading.cos(), heading.sin())))
+            self._reset(Pose2d(here, Rotation2d()))
+        else:
+            self._checked_reset("zero_heading()", Pose2d(here, heading))
 
     def get_raw_yaw(self) -> Rotation2d:
         """The IMU yaw after ``invertedIMU``, before any zeroing."""
