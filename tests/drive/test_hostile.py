@@ -181,6 +181,8 @@ def test_no_hostile_number_reaches_revlib_or_the_pose(
         lambda d: d.set_module_states([SwerveModuleState(1.0, Rotation2d(math.nan))] * 4),
         lambda d: d.drive_facing(1.0, 0.0, Rotation2d(math.nan)),
         lambda d: d.drive_facing(1.0, 0.0, Rotation2d(1e308)),
+        lambda d: d.drive_facing(1.0, 0.0, Rotation2d(), turn_rate=math.nan),
+        lambda d: d.drive_facing(1.0, 0.0, Rotation2d(), turn_rate=-math.inf),
     ],
     ids=[
         "drive nan",
@@ -191,6 +193,8 @@ def test_no_hostile_number_reaches_revlib_or_the_pose(
         "angle nan",
         "facing",
         "facing 1e308",
+        "facing turn rate nan",
+        "facing turn rate -inf",
     ],
 )
 def test_a_refused_command_stops_the_robot_and_says_which_call(command: Command) -> None:
