@@ -84,6 +84,17 @@ class SwerveSubsystem(commands2.Subsystem):
         """The wheels in an X, holding the robot in place, for as long as the command runs."""
         return self.run(self.drive.lock).withName("swerve lock")
 
+    def point_wheels_command(
+        self, direction: Rotation2d | Callable[[], Rotation2d]
+    ) -> commands2.Command:
+        """Every wheel turned to ``direction`` (robot-relative; or a function giving it each
+        loop) without driving, for as long as the command runs (phoenix6's ``PointWheelsAt``:
+        pre-align the wheels before autonomous, or check the steering)."""
+        choose = direction if callable(direction) else (lambda: direction)
+        return self.run(lambda: self.drive.point_wheels_at(choose())).withName(
+            "swerve point wheels"
+        )
+
     def stop_command(self) -> commands2.Command:
         """Stop once (drive motors at 0 V, wheels where they are)."""
         return self.runOnce(self.drive.stop).withName("swerve stop")

@@ -856,6 +856,30 @@ class SwerveDrive(DriveSwitches):
         self._setpoints.forget()
         self._mark_commanded()
 
+    def point_wheels_at(self, direction: Rotation2d) -> None:
+        """Turn every wheel to ``direction`` (robot-relative: 0 rad is the robot's front,
+        counter-clockwise positive) without driving (phoenix6's ``PointWheelsAt``), e.g. to
+        pre-align the wheels before autonomous or to check the steering. Call it every loop while
+        pointing, as :meth:`lock`.
+
+        Each wheel takes the shortest way: with optimisation on (the default), a wheel more than
+        90° away faces the opposite way, which is the same line with the drive reversed, and the
+        drive speed is 0 either way. A direction that is not finite (or beyond 1e6 rad) is
+        refused: the drive stops and the ``Swerve commands`` Alert says why.
+        """
+        if not usable_rotation(direction):
+            why = f"direction {shown_number(direction.radians())} rad is not finite (or > 1e6 rad)"
+            self._refuse("point_wheels_at()", why)
+            return
+        angle_deg = direction.degrees()
+        self._targets = [
+            module.command(0.0, angle_deg, force_angle=True) for module in self.modules
+        ]
+        self._desired_speeds = _NO_SPEEDS
+        self._shaper.forget()
+        self._setpoints.forget()
+        self._mark_commanded()
+
     def stop(self) -> None:
         """Stop every motor."""
         for module in self.modules:

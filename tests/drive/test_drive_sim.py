@@ -11,6 +11,7 @@ from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive
 from tests.drive.harness import REV_NAVX, polygon_config, simulated
+from tests.sim import alert_texts
 
 
 def drive_forward(speed: float = 1.0, field_relative: bool = True):
@@ -69,6 +70,60 @@ def test_lock_points_the_wheels_in_an_x() -> None:
             true = sim.true_module_angles[module.name].degrees()
             assert abs((true - toward_centre + 90.0) % 180.0 - 90.0) < 3.0
         assert sim.true_pose.translation().norm() < 0.02
+
+
+def _off_line(angle_deg: float, direction_deg: float) -> float:
+    """How far (degrees) a wheel at ``angle_deg`` is from the line of ``direction_deg``: a wheel
+    facing the opposite way, reversed by optimisation, is on the line."""
+    return abs((angle_deg - direction_deg + 90.0) % 180.0 - 90.0)
+
+
+@pytest.mark.parametrize("direction_deg", [30.0, 150.0, -100.0])
+def test_point_wheels_at_turns_every_wheel_the_short_way_without_moving(
+    direction_deg: float,
+) -> None:
+    """phoenix6's PointWheelsAt: from every wheel forward, each turns at most 90° (150° is -30°
+    with the drive reversed), at speed 0, and the robot stays where it was."""
+    direction = Rotation2d.fromDegrees(direction_deg)
+    with simulated() as h:
+        h.run(0.5, lambda d: d.point_wheels_at(Rotation2d()))  # every wheel forward first
+        drive, sim = h.drive, h.sim
+        start = sim.true_pose
+        starts = {m.name: m.get_angle().degrees() for m in drive.modules}
+        assert all(abs(math.remainder(a, 360.0)) < 3.0 for a in starts.values()), starts
+        commands = drive.command_count
+        h.run(0.6, lambda d: d.point_wheels_at(direction))
+        assert drive.command_count >= commands + 30  # one command per loop, as lock()
+        for module in drive.modules:
+            measured = module.get_angle().degrees()
+            assert _off_line(measured, direction_deg) < 3.0, (module.name, measured)
+            true = sim.true_module_angles[module.name].degrees()
+            assert _off_line(true, direction_deg) < 3.0, (module.name, true)
+            turned = abs(math.remainder(measured - starts[module.name], 360.0))
+            assert turned < 90.0 + 3.0, (module.name, turned)  # the short way round
+            assert module.speed_setpoint_mps == 0.0
+        assert drive.get_state().desired == (0.0, 0.0, 0.0)
+        moved = sim.true_pose.translation().distance(start.translation())
+        turned_robot = abs((sim.true_pose.rotation() - start.rotation()).degrees())
+        assert moved < 0.01 and turned_robot < 0.5, (moved, turned_robot)
+
+
+def test_point_wheels_at_lasts_as_a_command_and_expires_quietly() -> None:
+    """The command timeout as for lock(): held while renewed, then the modules stop with no
+    expiry Alert (nothing was moving); the wheels stay pointed."""
+    direction = Rotation2d.fromDegrees(60.0)
+    with simulated() as h:
+        h.run(0.6, lambda d: d.point_wheels_at(direction))
+        drive = h.drive
+        assert all(m.is_commanded for m in drive.modules)
+        h.run(0.06)  # not renewed, within the timeout: held
+        assert all(m.is_commanded for m in drive.modules)
+        h.run(0.5)  # no command: expired after 0.1 s
+        assert not any(m.is_commanded for m in drive.modules)  # stopped
+        assert not any("Swerve command expired" in t for t in alert_texts(("warnings",)))
+        for module in drive.modules:
+            assert _off_line(module.get_angle().degrees(), 60.0) < 3.0, module.name
+        assert h.sim.true_pose.translation().norm() < 0.01
 
 
 @pytest.mark.parametrize("count", [2, 3, 4, 6])

@@ -107,6 +107,7 @@ def commands(draw: st.DrawFn) -> tuple[str, Command]:
                 "set_module_states",
                 "module",
                 "lock",
+                "point_wheels_at",
                 "stop",
                 "reset_pose",
                 "vision",
@@ -137,6 +138,8 @@ def commands(draw: st.DrawFn) -> tuple[str, Command]:
         )
     if name == "lock":
         return label, lambda d: d.lock()
+    if name == "point_wheels_at":
+        return label, lambda d: d.point_wheels_at(Rotation2d(a))
     if name == "stop":
         return label, lambda d: d.stop()
     if name == "reset_pose":
@@ -183,6 +186,9 @@ def test_no_hostile_number_reaches_revlib_or_the_pose(
         lambda d: d.drive_facing(1.0, 0.0, Rotation2d(1e308)),
         lambda d: d.drive_facing(1.0, 0.0, Rotation2d(), turn_rate=math.nan),
         lambda d: d.drive_facing(1.0, 0.0, Rotation2d(), turn_rate=-math.inf),
+        lambda d: d.point_wheels_at(Rotation2d(math.nan)),
+        lambda d: d.point_wheels_at(Rotation2d(-math.inf)),
+        lambda d: d.point_wheels_at(Rotation2d(1e308)),
     ],
     ids=[
         "drive nan",
@@ -195,6 +201,9 @@ def test_no_hostile_number_reaches_revlib_or_the_pose(
         "facing 1e308",
         "facing turn rate nan",
         "facing turn rate -inf",
+        "point wheels nan",
+        "point wheels -inf",
+        "point wheels 1e308",
     ],
 )
 def test_a_refused_command_stops_the_robot_and_says_which_call(command: Command) -> None:

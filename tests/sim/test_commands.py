@@ -61,6 +61,30 @@ def test_lock_and_zero_heading(robot: tuple[Harness, SwerveSubsystem]) -> None:
     assert abs(h.drive.get_heading().degrees()) < 0.5
 
 
+def test_point_wheels_command_turns_the_wheels_while_it_runs(
+    robot: tuple[Harness, SwerveSubsystem],
+) -> None:
+    h, subsystem = robot
+    direction = [Rotation2d.fromDegrees(45.0)]
+    command = subsystem.point_wheels_command(lambda: direction[0])
+    assert command.getName() == "swerve point wheels"
+    command.schedule()
+    run(h, 0.5)
+    direction[0] = Rotation2d.fromDegrees(-60.0)  # read every loop
+    run(h, 0.5)
+    for module in h.drive.modules:
+        error = (module.get_angle().degrees() + 60.0 + 90.0) % 180.0 - 90.0
+        assert abs(error) < 3.0, (module.name, module.get_angle())
+    assert h.sim.true_pose.translation().norm() < 0.01
+    command.cancel()
+    fixed = subsystem.point_wheels_command(Rotation2d.fromDegrees(10.0))  # a plain direction
+    fixed.schedule()
+    run(h, 0.5)
+    for module in h.drive.modules:
+        error = (module.get_angle().degrees() - 10.0 + 90.0) % 180.0 - 90.0
+        assert abs(error) < 3.0, (module.name, module.get_angle())
+
+
 @pytest.mark.parametrize(
     ("station", "alliance_relative", "expected_deg"),
     [
