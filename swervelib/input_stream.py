@@ -22,7 +22,10 @@ Y left) are derived from them. Each loop ``apply(drive)``:
    deflection's magnitude, keeping its direction; times the drive's ``max_speed``;
 2. the frame: field-relative (the default), robot-relative, or alliance-relative (field-relative,
    turned half a turn on the red alliance so the stick pushes away from the driver either way;
-   the heading stick stays alliance-relative while the translation is made robot-relative);
+   the heading stick stays alliance-relative while the translation is made robot-relative); then
+   the translation heading offset, if any, turns the translation (not the heading stick) by a
+   fixed angle in that frame, counter-clockwise positive (YAGSL's
+   ``translationHeadingOffset``: a driver standing at the side of the field);
 3. rotation, by mode:
 
    * ``rate`` (the default): the rotation axis, deadband, curve and scale, times the drive's
@@ -72,6 +75,8 @@ TURN_GAIN = 4.0  # rad/s per radian of error in the last degrees
 # Outside the tolerance, never slower than this fraction of the drive's top speed (and turn rate):
 # below it, a drive without a kS feedforward does not overcome its static friction.
 MIN_POSE_FRACTION = 0.02
+# An angle beyond this many radians is rounding noise, not a direction (as the drive's commands).
+MAX_OFFSET_RAD = 1e6
 
 
 class Curve(enum.Enum):
@@ -157,6 +162,8 @@ class SwerveInput:
     mode: Mode = Mode.RATE
     aim_target: PointSource | None = None
     aim_offset: float = 0.0  # radians
+    # The translation turned by this (radians, counter-clockwise), in the translation's frame.
+    translation_offset: float = 0.0
     pose_target: PoseSource | None = None
     pose_tolerance: tuple[float, float] = DEFAULT_POSE_TOLERANCE
     pose_max_speed: float = DEFAULT_POSE_SPEED
@@ -176,6 +183,11 @@ class SwerveInput:
             value = getattr(self, name)
             if not (math.isfinite(value) and 0.0 < value <= 1.0):
                 raise ValueError(f"{name} must be in (0, 1], not {value!r}")
+        offset = self.translation_offset
+        if not (math.isfinite(offset) and abs(offset) <= MAX_OFFSET_RAD):
+            raise ValueError(
+                f"translation_offset must be a finite angle (within ±1e6 rad), not {offset!r} rad"
+            )
         if self.robot_relative and self.alliance_relative:
             raise ValueError("alliance-relative control is field-relative: not with robot_relative")
         for name in (
@@ -273,6 +285,21 @@ class SwerveInput:
             robot_relative=False,
             is_red=is_red or self.is_red,
         )
+
+    def with_translation_heading_offset(self, offset: Rotation2d | None) -> SwerveInput:
+        """Turn the translation by ``offset`` (counter-clockwise positive), after the frame:
+        YAGSL's ``translationHeadingOffset``. For a driver standing at the side of the field,
+        beside the wall at y = 0 and facing +y, ``Rotation2d.fromDegrees(90)`` makes the stick
+        pushed away from them drive towards +y. In the frame the translation is in: the field's
+        (turned on red when alliance-relative), or the robot's with :meth:`robot_relative_mode`
+        (π there: the stick drives the robot from its back). Only the translation: the rotation,
+        the heading stick and the aim are as without it. None (or 0) removes it."""
+        radians = 0.0
+        if offset is not None:
+            radians = offset.radians()
+            if math.isfinite(radians) and abs(radians) <= MAX_OFFSET_RAD:  # (else refused)
+                radians = math.atan2(offset.sin(), offset.cos())  # normalised to [-π, π]
+        return replace(self, translation_offset=radians)
 
     def rate_mode(self) -> SwerveInput:
         return replace(self, mode=Mode.RATE)
@@ -391,6 +418,10 @@ class SwerveInput:
         red = alliance and self.is_red()
         if red and self.alliance_relative:  # (not a robot-relative translation)
             forward, left = 0.0 - forward, 0.0 - left
+        offset = self.translation_offset
+        if offset:  # (a fixed turn in the translation's frame; rotations commute)
+            cos, sin = math.cos(offset), math.sin(offset)
+            forward, left = forward * cos - left * sin, forward * sin + left * cos
         vx, vy = forward * drive.max_speed, left * drive.max_speed
         field_relative = not self.robot_relative
         if self.mode is Mode.RATE:

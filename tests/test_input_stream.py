@@ -285,3 +285,102 @@ def test_heading_mode_entered_mid_spin_waits_for_the_spin_to_die_out() -> None:
     drive.yaw_rate = 3.0  # pushed by another robot now: the held heading stands
     stream.apply(drive)
     assert drive.last[0] == "facing" and drive.last[3] == pytest.approx(1.4)
+
+
+# -- the translation heading offset (YAGSL's translationHeadingOffset) ------------------------------
+
+
+@given(
+    st.floats(-1.0, 1.0),
+    st.floats(-1.0, 1.0),
+    st.floats(-10.0, 10.0),
+)
+def test_the_translation_offset_turns_the_translation_and_keeps_its_length(
+    x: float, y: float, offset: float
+) -> None:
+    sticks, plain, turned = Sticks(), Recorder(), Recorder()
+    sticks.lx, sticks.ly, sticks.rx = x, y, 0.3
+    stream = sticks.input().with_deadband(0.0)
+    stream.apply(plain)  # type: ignore[arg-type]
+    stream.with_translation_heading_offset(Rotation2d(offset)).apply(turned)  # type: ignore[arg-type]
+    _, vx, vy, omega, field_relative = plain.last
+    cos, sin = math.cos(offset), math.sin(offset)
+    expected = ("drive", vx * cos - vy * sin, vx * sin + vy * cos, omega, field_relative)
+    assert turned.last == pytest.approx(expected, abs=1e-9)
+
+
+def test_a_driver_at_the_side_of_the_field_pushes_the_robot_away_from_them() -> None:
+    """Beside the wall at y = 0, facing +y: 90° makes 'away from me' +y; the rotation stays."""
+    sticks, drive = Sticks(), Recorder()
+    quarter = Rotation2d.fromDegrees(90.0)
+    side = sticks.input().with_deadband(0.0).with_translation_heading_offset(quarter)
+    sticks.ly, sticks.rx = -1.0, 0.5  # pushed away from the driver, turning right
+    side.apply(drive)  # type: ignore[arg-type]
+    assert drive.last == pytest.approx(("drive", 0.0, 4.0, -5.0, True), abs=1e-9)
+    assert side.translation_offset == pytest.approx(math.pi / 2)
+    # kept through the other builders, and removed by None
+    assert side.heading_mode().robot_relative_mode().translation_offset == side.translation_offset
+    assert side.with_translation_heading_offset(None).translation_offset == 0.0
+
+
+def test_the_translation_offset_composes_with_alliance_and_robot_relative() -> None:
+    sticks, drive = Sticks(), Recorder(pose=Pose2d(0.0, 0.0, Rotation2d(0.4)))
+    sticks.ly = -1.0
+    quarter = Rotation2d.fromDegrees(90.0)
+    red = sticks.input().alliance_relative_mode(is_red=lambda: True)
+    red.with_translation_heading_offset(quarter).apply(drive)  # type: ignore[arg-type]
+    # turned half a turn for red (-x), then a quarter counter-clockwise: -y
+    assert drive.last == pytest.approx(("drive", 0.0, -4.0, 0.0, True), abs=1e-9)
+    back = sticks.input().robot_relative_mode().with_translation_heading_offset(Rotation2d(math.pi))
+    back.apply(drive)  # type: ignore[arg-type]
+    # in the robot's frame: forward on the stick drives the robot backwards (from its back)
+    assert drive.last == pytest.approx(("drive", -4.0, 0.0, 0.0, False), abs=1e-9)
+    # robot-relative on an alliance-relative copy: the offset stays in the robot's frame
+    red.with_translation_heading_offset(quarter).robot_relative_mode().apply(drive)  # type: ignore[arg-type]
+    assert drive.last == pytest.approx(("drive", 0.0, 4.0, 0.0, False), abs=1e-9)
+
+
+def test_the_translation_offset_leaves_the_heading_stick_alone() -> None:
+    sticks, drive = Sticks(), Recorder()
+    heading = (
+        sticks.input().heading_mode().with_translation_heading_offset(Rotation2d.fromDegrees(90.0))
+    )
+    sticks.ly, sticks.rx, sticks.ry = -1.0, -1.0, 0.0  # translate away, heading stick left
+    heading.apply(drive)  # type: ignore[arg-type]
+    assert drive.last[:3] == pytest.approx(("facing", 0.0, 4.0), abs=1e-9)
+    assert drive.last[3] == pytest.approx(math.pi / 2)  # the stick's own direction: +90°
+    assert drive.last[4] is True
+
+
+def test_aim_feeds_forward_the_bearing_rate_of_the_turned_translation() -> None:
+    sticks, drive = Sticks(), Recorder(pose=Pose2d(0.0, 0.0, Rotation2d()))
+    sticks.ly = -0.5  # forward at 2 m/s, towards a point 2 m ahead: the bearing does not turn
+    aim = sticks.input().with_deadband(0.0).aim_at(Translation2d(2.0, 0.0))
+    aim.apply(drive)  # type: ignore[arg-type]
+    assert drive.turn_rate == pytest.approx(0.0)
+    # turned a quarter: left at 2 m/s beside the point, which the robot keeps facing
+    aim.with_translation_heading_offset(Rotation2d.fromDegrees(90.0)).apply(drive)  # type: ignore[arg-type]
+    assert drive.last[:3] == pytest.approx(("facing", 0.0, 2.0), abs=1e-9)
+    assert drive.last[3] == pytest.approx(0.0)  # still facing the point
+    assert drive.turn_rate == pytest.approx(-1.0)  # -v / distance, rad/s
+
+
+def test_drive_to_pose_ignores_the_translation_offset() -> None:
+    goal = Pose2d(1.0, 0.5, Rotation2d())
+    plain, turned = Recorder(), Recorder()
+    stream = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
+    stream.apply(plain)  # type: ignore[arg-type]
+    stream.with_translation_heading_offset(Rotation2d(1.0)).apply(turned)  # type: ignore[arg-type]
+    assert turned.last == pytest.approx(plain.last)
+
+
+@pytest.mark.parametrize("radians", [math.nan, math.inf, -math.inf, 1e308, 2e6])
+def test_an_offset_that_is_not_an_angle_is_refused(radians: float) -> None:
+    stream = SwerveInput.of(lambda: 0.0, lambda: 0.0)
+    with pytest.raises(ValueError, match="translation_offset must be a finite angle"):
+        stream.with_translation_heading_offset(Rotation2d(radians))
+    with pytest.raises(ValueError, match="translation_offset"):
+        SwerveInput(lambda: 0.0, lambda: 0.0, translation_offset=radians)
+    # a whole number of turns more is the same direction
+    turns = stream.with_translation_heading_offset(Rotation2d(3 * math.pi + 0.5))
+    assert turns.translation_offset == pytest.approx(-math.pi + 0.5)

@@ -189,3 +189,40 @@ def test_heading_mode_entered_mid_spin_holds_where_the_spin_stops() -> None:
     print(f"\n[mid-spin switch] went {max(yaws) - yaws[0]:.1f}° on, swung back {back:.1f}°")
     assert back < 3.0, (max(yaws), yaws[-1])
     assert abs(yaws[-1] - yaws[-10]) < 0.5  # and holds it
+
+
+def test_a_driver_at_the_side_of_the_field_drives_the_robot_away_from_them() -> None:
+    """A translation heading offset of 90° (the driver beside the wall at y = 0, facing +y): the
+    stick pushed away drives the robot towards +y, in rate mode and in heading mode, whose
+    heading stick is not turned; alliance-relative on red, the same stick drives it to -y."""
+    pad = Pad()
+    side = (
+        SwerveInput.from_xbox(pad)
+        .with_deadband(0.1)
+        .with_translation_heading_offset(Rotation2d.fromDegrees(90.0))
+    )
+    with simulated() as h:
+        pad.ly = -0.4  # pushed away from the driver
+        h.run(1.5, side.apply)
+        truth = h.sim.true_pose
+        print(f"\n[side driver] rate mode: {truth}")
+        assert truth.Y() > 0.8 and abs(truth.X()) < 0.05, truth
+        assert abs(truth.rotation().degrees()) < 2.0
+        pad.rx = -1.0  # heading stick left: face +90°, the stick's own direction
+        start = truth.translation()
+        h.run(2.0, side.heading_mode().apply)
+        truth = h.sim.true_pose
+        print(f"[side driver] heading mode: {truth}")
+        moved = truth.translation() - start
+        # towards +y (within the skew of a quarter turn made while translating: 2.5°)
+        assert moved.Y() > 1.0 and abs(math.degrees(math.atan2(moved.X(), moved.Y()))) < 5.0
+        assert abs(truth.rotation().degrees() - 90.0) < 3.0, truth
+        pad.rx, pad.ly = 0.0, 0.0
+        h.run(0.5, side.apply)
+        start = h.sim.true_pose.translation()
+        red = side.alliance_relative_mode(is_red=lambda: True)
+        pad.ly = -0.4
+        h.run(1.5, red.apply)
+        moved = h.sim.true_pose.translation() - start
+        print(f"[side driver] alliance-relative on red: moved {moved}")
+        assert moved.Y() < -0.8 and abs(moved.X()) < 0.05, moved
