@@ -27,6 +27,7 @@ from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.alliance import red_alliance
+from swervelib.drive.feedforward import module_accelerations
 
 if TYPE_CHECKING:
     import commands2
@@ -78,15 +79,7 @@ class ChoreoFollower:
         acceleration = ChassisSpeeds.fromFieldRelativeSpeeds(
             ChassisSpeeds(sample.ax, sample.ay, sample.alpha), heading
         )
-        rolling = kinematics.toSwerveModuleStates(velocity)
-        pushing = kinematics.toSwerveModuleStates(acceleration)
-        result = []
-        for roll, push in zip(rolling, pushing, strict=True):
-            if abs(roll.speed) < 1e-6:  # at rest: the module turns to where it will push
-                result.append(abs(push.speed))
-            else:
-                result.append(push.speed * (push.angle - roll.angle).cos())
-        return result
+        return module_accelerations(kinematics, velocity, acceleration)
 
 
 def follow_command(

@@ -14,7 +14,9 @@ Set one in ``pidfproperties.json`` (``drive.feedforward``) or at run time with
 from __future__ import annotations
 
 import math
+from typing import Any
 
+from wpimath.kinematics import ChassisSpeeds
 from wpimath.system.plant import DCMotor
 
 from swervelib.config.model import DriveFeedforward, ModuleConfig, PhysicalProperties
@@ -31,3 +33,21 @@ def derived_feedforward(
     mass_share = physical.robot_mass_kg / module_count
     ka = mass_share * (metres / (2 * math.pi)) * motor.R / motor.Kt
     return DriveFeedforward(ks=0.0, kv=NOMINAL_VOLTS / module.max_drive_speed_mps, ka=ka)
+
+
+def module_accelerations(
+    kinematics: Any, velocity: ChassisSpeeds, acceleration: ChassisSpeeds
+) -> list[float]:
+    """Each module's acceleration (m/s²) along the direction it is about to roll, for a
+    robot-relative chassis ``velocity`` and ``acceleration`` (in the kinematics' module order):
+    what :meth:`~swervelib.drive.swerve_drive.SwerveDrive.drive` takes as ``feedforwards``. A
+    module at rest turns to where it will push, so it gets the whole of its push."""
+    rolling = kinematics.toSwerveModuleStates(velocity)
+    pushing = kinematics.toSwerveModuleStates(acceleration)
+    result = []
+    for roll, push in zip(rolling, pushing, strict=True):
+        if abs(roll.speed) < 1e-6:
+            result.append(abs(push.speed))
+        else:
+            result.append(push.speed * (push.angle - roll.angle).cos())
+    return result
