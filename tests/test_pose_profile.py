@@ -1,0 +1,99 @@
+"""swervelib.pose_profile: the drive-to-pose braking curve and the acceleration step, against an
+ideal robot that travels exactly what it is asked each loop (the simulated robot is in
+tests/sim/test_drive_to_pose.py)."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections.abc import Callable
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from swervelib.pose_profile import approach_speed, limited_step
+
+distances = st.floats(0.0, 10.0)
+tops = st.floats(0.5, 6.0)
+accelerations = st.floats(0.2, 20.0)
+periods = st.floats(0.005, 0.05)
+
+
+def followed(
+    distance: float, top: float, acceleration: float, dt: float
+) -> tuple[list[float], float]:
+    """The speeds asked loop by loop while an ideal robot follows the curve from ``distance`` away
+    (already at the speed it asks there), and where the robot ends (< 0: past the goal)."""
+    remaining, speeds = distance, []
+    for _ in range(100_000):
+        speed = approach_speed(remaining, top, acceleration, dt)
+        speeds.append(speed)
+        if speed <= 0.0:
+            break
+        remaining -= speed * dt
+        if remaining <= 0.0:
+            break
+    return speeds, remaining
+
+
+@given(distances, tops, accelerations, periods)
+def test_following_the_curve_brakes_at_most_one_step_a_loop_and_stops_on_the_goal(
+    distance: float, top: float, acceleration: float, dt: float
+) -> None:
+    speeds, remaining = followed(distance, top, acceleration, dt)
+    step = acceleration * dt
+    assert all(s <= top for s in speeds)
+    for before, after in itertools.pairwise(speeds):
+        assert before - after <= step * (1 + 1e-9) + 1e-12  # never brakes harder than the limit
+    # it arrives: at most a·dt²/8 past the goal (its last step slower than one limit step)
+    assert -acceleration * dt * dt / 8 * (1 + 1e-6) - 1e-12 <= remaining <= 1e-9
+    assert speeds[-1] <= step * (1 + 1e-9) or distance == 0.0
+
+
+def hardest_braking(curve: Callable[[float], float], distance: float, dt: float) -> float:
+    """The hardest braking (m/s²) an ideal robot sees following ``curve`` from ``distance``."""
+    remaining, speed, hardest = distance, curve(distance), 0.0
+    while remaining > 1e-6 and speed > 0.0:
+        remaining -= speed * dt
+        after = curve(max(0.0, remaining))
+        hardest = max(hardest, (speed - after) / dt)
+        speed = after
+    return hardest
+
+
+def test_the_continuous_curves_brake_harder_than_the_limit_and_this_one_does_not() -> None:
+    """√(2·a·d) sampled once a loop brakes harder than ``a`` at the end, and with a proportional
+    region below it (drive_to's curve before: gain 3, 0.6 m from the goal at 3 m/s²) twice as
+    hard where the two meet; the discrete curve never does."""
+    acceleration, dt = 3.0, 0.02
+
+    def sampled(d: float) -> float:
+        return math.sqrt(2 * acceleration * d)
+
+    def proportional(d: float) -> float:
+        return min(sampled(d), 3.0 * d)
+
+    def discrete(d: float) -> float:
+        return approach_speed(d, 10.0, acceleration, dt)
+
+    assert hardest_braking(sampled, 1.0, dt) > 1.4 * acceleration
+    assert hardest_braking(proportional, 1.0, dt) > 1.9 * acceleration
+    assert hardest_braking(discrete, 1.0, dt) <= acceleration * (1 + 1e-9)
+
+
+vectors = st.tuples(st.floats(-10.0, 10.0), st.floats(-10.0, 10.0))
+
+
+@given(vectors, vectors, st.floats(0.0, 1.0))
+def test_a_step_moves_at_most_its_length_towards_what_is_wanted(
+    last: tuple[float, float], wanted: tuple[float, float], step: float
+) -> None:
+    result = limited_step(last, wanted, step)
+    assert math.dist(result, last) <= step * (1 + 1e-9) + 1e-12
+    if math.dist(wanted, last) <= step:
+        assert result == wanted
+    else:  # on the way: what is left is the rest of the distance
+        assert math.dist(result, wanted) == pytest.approx(
+            math.dist(wanted, last) - step, rel=1e-9, abs=1e-9
+        )
