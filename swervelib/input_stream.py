@@ -34,8 +34,8 @@ Y left) are derived from them. Each loop ``apply(drive)``:
      driver: 0, or π when alliance-relative on red); inside its deadband the last target is kept;
    * ``aim``: face a field point (plus an offset) while translating;
    * ``drive to pose``: ignore the sticks and drive to a field pose, translating and turning on
-     trapezoidal profiles that stop at the pose, then holding still once within the tolerance
-     (:attr:`at_target`).
+     trapezoidal profiles that stop at the pose, never braking harder than their acceleration
+     limits, then coming to rest and holding still once within the tolerance (:attr:`at_target`).
 
 Heading and aim turn the robot with ``drive_facing`` (the heading PID of
 ``controllerproperties.json``).
@@ -53,8 +53,10 @@ from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.alliance import red_alliance
+from swervelib.drive.feedforward import module_accelerations
 from swervelib.drive.shaping import SETTLED_YAW_RATE
 from swervelib.input import apply_deadband, joystick_to_robot, stick_heading
+from swervelib.pose_profile import approach_speed, limited_step
 
 if TYPE_CHECKING:
     from swervelib.drive.swerve_drive import SwerveDrive
@@ -70,8 +72,6 @@ DEFAULT_POSE_SPEED = 2.0  # m/s
 DEFAULT_POSE_ACCELERATION = 3.0  # m/s²
 DEFAULT_POSE_TURN_RATE = math.pi  # rad/s
 DEFAULT_POSE_TURN_ACCELERATION = 2 * math.pi  # rad/s²
-POSE_GAIN = 3.0  # m/s per metre of error in the last centimetres
-TURN_GAIN = 4.0  # rad/s per radian of error in the last degrees
 # Outside the tolerance, never slower than this fraction of the drive's top speed (and turn rate):
 # below it, a drive without a kS feedforward does not overcome its static friction.
 MIN_POSE_FRACTION = 0.02
@@ -332,7 +332,11 @@ class SwerveInput:
     ) -> SwerveInput:
         """Ignore the sticks and drive to ``target`` (a field pose, or a function giving one each
         loop), translating and turning on trapezoidal profiles (m/s, m/s², rad/s, rad/s²) that
-        stop at the pose; ``tolerance``: (metres, radians) within which it holds still."""
+        stop at the pose; ``tolerance``: (metres, radians) within which it comes to rest and
+        holds still. The command never changes faster than ``max_acceleration`` (the velocity
+        as a vector: speeding up, braking, turning round) and ``max_turn_acceleration``, and each
+        loop's change is fed forward through the drive's kA (see
+        :mod:`swervelib.pose_profile`)."""
         source = target if callable(target) else (lambda: target)
         return replace(
             self,
@@ -482,60 +486,44 @@ class SwerveInput:
         turn = math.remainder(goal.rotation().radians() - pose.rotation().radians(), math.tau)
         tolerance, angle_tolerance = self.pose_tolerance
         running.target_heading = goal.rotation().radians()
-        if distance <= tolerance and abs(turn) <= angle_tolerance:
-            running.at_target = True
-            running.pose_turn = 0.0
-            running.pose_velocity = (0.0, 0.0)
-            drive.drive(ChassisSpeeds())
-            return
-        running.at_target = False
         dt = drive.loop_period
+        running.at_target = distance <= tolerance and abs(turn) <= angle_tolerance
+        # On braking curves that stop at the goal (swervelib.pose_profile); within a tolerance,
+        # nothing more is asked: the command comes to rest at the acceleration limit below.
         speed = omega = 0.0
-        last_vx, last_vy = running.pose_velocity
-        # the speed the robot already has towards the goal (none when moving away from it)
-        towards = (last_vx * error.X() + last_vy * error.Y()) / distance if distance > 1e-9 else 0.0
         if distance > tolerance:
-            speed = _profiled(
-                distance,
-                max(0.0, towards),
-                self.pose_max_speed,
-                self.pose_max_acceleration,
-                POSE_GAIN,
-                dt,
-            )
+            speed = approach_speed(distance, self.pose_max_speed, self.pose_max_acceleration, dt)
             speed = max(speed, MIN_POSE_FRACTION * drive.max_speed)
         if abs(turn) > angle_tolerance:
-            omega = _profiled(
-                abs(turn),
-                abs(running.pose_turn),
-                self.pose_max_turn_rate,
-                self.pose_max_turn_acceleration,
-                TURN_GAIN,
-                dt,
+            omega = approach_speed(
+                abs(turn), self.pose_max_turn_rate, self.pose_max_turn_acceleration, dt
             )
-            omega = max(omega, MIN_POSE_FRACTION * drive.max_angular_velocity)
+            omega = math.copysign(max(omega, MIN_POSE_FRACTION * drive.max_angular_velocity), turn)
+        wanted = (0.0, 0.0)
         if distance > 1e-9:
-            ux, uy = error.X() / distance, error.Y() / distance
-        else:
-            ux, uy = 1.0, 0.0
-        # From the last command (the robot's velocity on entry): a robot moving away from the
-        # goal turns round, and one moving across its line stops that, at one acceleration step
-        # per loop, not at once; towards the goal the profile's speed as it is.
-        step = self.pose_max_acceleration * dt
-        if towards < 0.0:
-            speed = min(speed, towards + step)
-        across = last_vy * ux - last_vx * uy  # (the component to the left of the line)
-        across = math.copysign(max(0.0, abs(across) - step), across)
-        vx, vy = ux * speed - uy * across, uy * speed + ux * across
+            wanted = (error.X() / distance * speed, error.Y() / distance * speed)
+        # From the last command (the robot's velocity on entry), at most one acceleration step per
+        # loop, braking included: a robot moving away from the goal or across its line turns
+        # towards it, and one within the tolerance comes to rest, within the limits.
+        last_vx, last_vy = running.pose_velocity
+        last_omega = running.pose_turn
+        vx, vy = limited_step((last_vx, last_vy), wanted, self.pose_max_acceleration * dt)
+        (omega,) = limited_step((last_omega,), (omega,), self.pose_max_turn_acceleration * dt)
         running.pose_velocity = (vx, vy)
-        running.pose_turn = math.copysign(omega, turn)
-        drive.drive(ChassisSpeeds(vx, vy, running.pose_turn), field_relative=True)
-
-
-def _profiled(
-    remaining: float, current: float, top: float, acceleration: float, gain: float, dt: float
-) -> float:
-    """The speed towards a goal ``remaining`` away: at most ``top``, at most one ``acceleration``
-    step above ``current``, slow enough to stop at the goal, and proportional in the last bit."""
-    stopping = math.sqrt(2.0 * acceleration * remaining)
-    return min(top, stopping, gain * remaining, current + acceleration * dt)
+        running.pose_turn = omega
+        if vx == vy == omega == 0.0:
+            drive.drive(ChassisSpeeds())  # holding still
+            return
+        # The change of command is this loop's acceleration: fed forward through the drive's kA,
+        # the robot keeps up with the braking curve instead of trailing it (and overshooting).
+        command = ChassisSpeeds(vx, vy, omega)
+        heading = pose.rotation()  # (the drive's field-to-robot turn this loop)
+        acceleration = ChassisSpeeds(
+            (vx - last_vx) / dt, (vy - last_vy) / dt, (omega - last_omega) / dt
+        )
+        feedforwards = module_accelerations(
+            drive.kinematics,
+            ChassisSpeeds.fromFieldRelativeSpeeds(command, heading),
+            ChassisSpeeds.fromFieldRelativeSpeeds(acceleration, heading),
+        )
+        drive.drive(command, field_relative=True, feedforwards=feedforwards)

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
-from wpimath.kinematics import ChassisSpeeds
+from wpimath.kinematics import ChassisSpeeds, SwerveDrive4Kinematics
 
 from swervelib.input_stream import Curve, SwerveInput
 
@@ -29,6 +29,12 @@ class Recorder:
     yaw_rate: float = 0.0  # rad/s: standing still unless a test spins it
     last: tuple[Any, ...] = ()
     turn_rate: float = 0.0
+    feedforwards: Any = None  # (drive to pose: each module's acceleration)
+    kinematics: Any = field(
+        default_factory=lambda: SwerveDrive4Kinematics(
+            *(Translation2d(x, y) for x, y in ((0.3, 0.3), (0.3, -0.3), (-0.3, 0.3), (-0.3, -0.3)))
+        )
+    )
 
     def get_heading(self) -> Rotation2d:
         return self.pose.rotation()
@@ -39,8 +45,11 @@ class Recorder:
     def get_field_relative_speeds(self) -> ChassisSpeeds:
         return ChassisSpeeds()
 
-    def drive(self, speeds: ChassisSpeeds, *, field_relative: bool = False) -> None:
+    def drive(
+        self, speeds: ChassisSpeeds, *, field_relative: bool = False, feedforwards: Any = None
+    ) -> None:
         self.last = ("drive", speeds.vx, speeds.vy, speeds.omega, field_relative)
+        self.feedforwards = feedforwards
         self.command_count += 1
 
     def drive_facing(
