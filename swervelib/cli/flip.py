@@ -21,9 +21,10 @@ def register(commands: Any) -> None:
         description="Move drive, angle and encoder descriptors, inversion flags, encoder offset "
         "and per-module conversion factors to the module diagonally opposite (paired by "
         "location, so any file names work); location and other fields stay. Refuses layouts "
-        "without clean diagonal pairs. Flipping twice restores the values (and, for the "
-        "layouts teams use, the bytes). A timestamped backup is kept; --dry-run prints the "
-        "diff only.",
+        "without clean diagonal pairs. Flipping twice restores the files byte for byte (a "
+        "field only one file of a pair has, next to an unknown key only that file has, may come "
+        "back on the other side of that key). A timestamped backup is kept; --dry-run prints "
+        "the diff only.",
     )
     parser.add_argument("directory", help="the swerve directory (holding swervedrive.json)")
     dry_run_and_run(parser, run)

@@ -34,7 +34,7 @@ from __future__ import annotations
 import difflib
 import os
 import stat
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from types import TracebackType
@@ -336,9 +336,9 @@ class ConfigEditor:
 
         Present in both: the two values' texts are exchanged (re-indented to each file's style when
         that can be undone exactly). Present in one: the member moves to the other file, after the
-        nearest key that preceded it (else before the nearest that followed it). Swapping twice
-        gives back the exact original bytes; a value that could not come back exactly is refused.
-        """
+        nearest key both files have that preceded it (else before the first key both have).
+        Swapping twice gives back the exact original bytes when the files have the same other
+        keys; a value that could not come back exactly is refused."""
         parts = parse_field_path(path)
         if not parts or not isinstance(parts[-1], str):
             raise EditError(f"cannot swap `{path}`: only object members can be swapped")
@@ -347,6 +347,19 @@ class ConfigEditor:
             return
         try:
             doc_a.text, doc_b.text = splice.swap_members(doc_a.text, doc_b.text, parts)
+        except IrreversibleMove as error:
+            raise EditError(f"{printable(file_a)} and {printable(file_b)}: {error}") from None
+
+    def exchange_members(self, file_a: str, file_b: str, keys: Sequence[str]) -> None:
+        """Exchange the top-level members ``keys`` between two files at once, text for text (see
+        :func:`.splice.exchange_members`: a key in both swaps values in place; a key in one moves
+        to the other, placed by the keys that stay; a value that could not come back exactly is
+        refused)."""
+        doc_a, doc_b = self._doc(file_a), self._doc(file_b)
+        if doc_a is doc_b:
+            return
+        try:
+            doc_a.text, doc_b.text = splice.exchange_members(doc_a.text, doc_b.text, (), keys)
         except IrreversibleMove as error:
             raise EditError(f"{printable(file_a)} and {printable(file_b)}: {error}") from None
 

@@ -21,10 +21,13 @@ is really the one configured for the opposite position", so all of it travels to
 * ``conversionFactors`` (a per-module override): the gearing of that physical module.
 
 The offset is moved, not changed: if odometry then runs backwards, add 180 (``offsets --add 180``).
-Members are exchanged text for text, so flipping twice gives back the same values, and the same
-bytes in every real team folder tried (``tests/corpus``); a member present in only one of the two
-files moves to the other, placed by its neighbours. Two such members side by side can come back in
-the other order, and one whose neighbours the other file lacks, in another place.
+Members are exchanged text for text, all of a pair's at once, so flipping twice gives back the
+same bytes. A member present in only one of the two files moves to the other, placed by the keys
+that stay (after the nearest one both files have, else before the first one both have), and
+members bound for the same place keep their order. The one layout that cannot come back is a
+member only one file has beside an unknown key only that file has: ``{"_note", "k", "location"}``
+and ``{"k", "_note", "location"}`` flipped with a ``{"location"}`` give the same files, so ``k``
+may come back on the other side of ``_note`` (its value and every other key unchanged).
 """
 
 from __future__ import annotations
@@ -108,8 +111,7 @@ def apply_flip(editor: ConfigEditor) -> list[tuple[str, str]]:
     """Stage the flip in ``editor``; returns the pairs swapped."""
     pairs = diagonal_pairs(editor)
     for first, second in pairs:
-        for key in TRAVELLING_FIELDS:
-            editor.swap_members(first, second, key)
+        editor.exchange_members(first, second, TRAVELLING_FIELDS)
     return pairs
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -36,22 +37,32 @@ class Style:
     multi_line: bool  # members on lines of their own (else a one-line, compact file)
 
 
-def style_of(text: str, root: Node) -> Style:
-    """The file's style, judged from the root object's first members (which edits of values do not
-    change, so the judgement is the same before and after a swap)."""
+def style_of(text: str, root: Node, skip: Collection[str] = ()) -> Style:
+    """The file's style, judged from the root object's first member whose key is not in ``skip``
+    (else its first member). Edits of values do not change that member, and a tool that moves
+    members between files skips their keys, so the judgement is the same before and after."""
     newline = "\r\n" if "\r\n" in text else "\n"
     unit = "  "
     colon = ": "
     inline_gap = " "
     multi_line = "\n" in text[root.start : root.end]
     if root.kind == "object" and root.members:
-        first = root.members[0]
+        members = root.members
+        index = next((i for i, m in enumerate(members) if m.key not in skip), 0)
+        first = members[index]
         colon = text[first.key_end : first.node.start] or ":"
-        multi_line = "\n" in text[root.start : first.key_start]
+        multi_line = (
+            "\n" in text[members[index - 1].node.end if index else root.start : first.key_start]
+        )
         if multi_line:
             unit = line_indent(text, first.key_start) or "  "
-        elif len(root.members) > 1:
-            between = text[first.node.end : root.members[1].key_start]
+        elif len(members) == 1:  # nothing to copy: compact if the colon is
+            inline_gap = " " if colon.endswith(" ") else ""
+        else:
+            if index + 1 < len(members):
+                between = text[first.node.end : members[index + 1].key_start]
+            else:
+                between = text[members[index - 1].node.end : first.key_start]
             inline_gap = between[between.index(",") + 1 :]
     return Style(newline, unit, colon, inline_gap, multi_line)
 

@@ -9,13 +9,15 @@ survive an edit. Nothing here touches a file.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TypeGuard
 
 from swervelib.config.jsonpos import Node, PathKey, format_path, parse
 from swervelib.tools.edit_result import EditError, same_value
 from swervelib.tools.json_style import (
     IrreversibleMove,
+    Style,
     dump,
     line_indent,
     style_of,
@@ -86,8 +88,13 @@ def set_value(text: str, parts: PathKey, value: Any) -> str:
     )
 
 
-def insert_member(text: str, obj: Node, after: int | None, member: MemberText, root: Node) -> str:
-    """``text`` with a member inserted into ``obj`` after ``obj.members[after]`` (None: first)."""
+def insert_member(
+    text: str, obj: Node, after: int | None, member: MemberText, root: Node, gap: str | None = None
+) -> str:
+    """``text`` with a member inserted into ``obj`` after ``obj.members[after]`` (None: first).
+    The separator is copied from the object's own members; ``gap`` (when given) is what follows
+    the comma when there is none to copy (a one-line object with a single member), else the space
+    after the object's opening brace is."""
     members = obj.members
     if not members:
         inside = text[obj.start : obj.end]
@@ -106,6 +113,8 @@ def insert_member(text: str, obj: Node, after: int | None, member: MemberText, r
         separator = "," + ws
         if indent is None and len(members) > 1:  # on one line: as the members are separated
             separator = text[first.node.end : members[1].key_start]
+        elif indent is None and gap is not None:
+            separator = "," + gap
         return _splice(text, first.key_start, first.key_start, member(indent) + separator)
     current = members[after]
     if after + 1 < len(members):
@@ -114,6 +123,8 @@ def insert_member(text: str, obj: Node, after: int | None, member: MemberText, r
         separator = text[members[after - 1].node.end : current.key_start]
     else:
         separator = "," + text[obj.start + 1 : current.key_start]
+        if "\n" not in separator and gap is not None:
+            separator = "," + gap
     ws = separator[separator.index(",") + 1 :]
     indent = ws[ws.rfind("\n") + 1 :] if "\n" in ws else None
     return _splice(text, current.node.end, current.node.end, separator + member(indent))
@@ -168,103 +179,194 @@ def rename_key(text: str, parts: PathKey, new_key: str) -> str:
 
 
 def swap_members(text_a: str, text_b: str, parts: PathKey) -> tuple[str, str]:
-    """The two texts with the member at ``parts`` exchanged, text for text.
-
-    Present in both: the two values' texts are exchanged (re-indented to each file's style when
-    that can be undone exactly). Present in one: the member moves to the other text, after the
-    nearest key that preceded it, else before the nearest key that followed it. Swapping twice
-    gives back the exact original texts; a value that could not come back exactly is refused.
-    """
+    """The two texts with the member at ``parts`` exchanged, text for text (see
+    :func:`exchange_members`, which this is for one key)."""
     if not parts or not isinstance(parts[-1], str):
         raise EditError(f"cannot swap `{format_path(parts)}`: only object members can be swapped")
-    try:
-        return _swap_members(text_a, text_b, parts)
-    except IrreversibleMove as error:
-        raise IrreversibleMove(f"cannot swap `{format_path(parts)}`: {error}") from None
+    return exchange_members(text_a, text_b, parts[:-1], (parts[-1],))
 
 
-def _swap_members(text_a: str, text_b: str, parts: PathKey) -> tuple[str, str]:
+def exchange_members(
+    text_a: str, text_b: str, parent: PathKey, keys: Sequence[str]
+) -> tuple[str, str]:
+    """The two texts with the members ``keys`` of the object at ``parent`` exchanged, all at once.
+
+    A key present in both: the two values' texts are exchanged in place (re-indented to each
+    file's style when that can be undone exactly). A key present in one: the member moves to the
+    other text, placed by the keys that stay (:func:`_arrival_order`); members bound for the same
+    place keep the order they had. Every other member keeps its place and its text.
+
+    Exchanging twice gives back the exact original texts whenever the two objects have the same
+    keys apart from the moving ones that only one has (in any order each): both exchanges place
+    members by the same kept keys, so the second finds the places the first left. A key only one
+    object has and that does not move can make that impossible: ``{"_note", "k", "x"}`` and
+    ``{"k", "_note", "x"}`` exchanged with ``{"x"}`` give the same two texts, so one of them comes
+    back with ``k`` on the other side of ``_note``. A value that could not come back exactly is
+    refused (:class:`IrreversibleMove`).
+    """
+    for key in dict.fromkeys(keys):
+        try:
+            text_a, text_b = _swap_in_place(text_a, text_b, (*parent, key), keys)
+        except IrreversibleMove as error:
+            where = format_path((*parent, key))
+            raise IrreversibleMove(f"cannot swap `{where}`: {error}") from None
+    root_a, root_b = parse(text_a).root, parse(text_b).root
+    object_a, object_b = root_a.find(parent), root_b.find(parent)
+    moving = set(keys)
+    only_a = _only_in(object_a, object_b, moving)
+    only_b = _only_in(object_b, object_a, moving)
+    if not only_a and not only_b:
+        return text_a, text_b
+    if not _is_object(object_a) or not _is_object(object_b):
+        where = format_path((*parent, (only_a or only_b)[0]))
+        raise EditError(f"cannot move `{where}`: its parent object is missing in one file")
+    style_a = style_of(text_a, root_a, skip=moving)
+    style_b = style_of(text_b, root_b, skip=moving)
+    taken_a = [_taken(text_a, object_a, key, style_a) for key in only_a]
+    taken_b = [_taken(text_b, object_b, key, style_b) for key in only_b]
+    order_b = _arrival_order(object_a, object_b, only_a, only_b)
+    order_a = _arrival_order(object_b, object_a, only_b, only_a)
+    for key in reversed(only_a):
+        text_a = delete_value(text_a, (*parent, key))
+    for key in reversed(only_b):
+        text_b = delete_value(text_b, (*parent, key))
+    new_b = _arrive(text_b, parent, order_b, dict(zip(only_a, taken_a, strict=True)), style_b)
+    new_a = _arrive(text_a, parent, order_a, dict(zip(only_b, taken_b, strict=True)), style_a)
+    return new_a, new_b
+
+
+def _swap_in_place(
+    text_a: str, text_b: str, parts: PathKey, moving: Sequence[str]
+) -> tuple[str, str]:
+    """The texts with the values at ``parts`` exchanged when both have one; else unchanged. Each
+    file's style is judged without the ``moving`` keys, whose places change."""
     root_a, root_b = parse(text_a).root, parse(text_b).root
     node_a, node_b = root_a.find(parts), root_b.find(parts)
-    if node_a is None and node_b is None:
+    if node_a is None or node_b is None:
         return text_a, text_b
-    style_a, style_b = style_of(text_a, root_a), style_of(text_b, root_b)
-    if node_a is not None and node_b is not None:
-        value_a = text_a[node_a.start : node_a.end]
-        value_b = text_b[node_b.start : node_b.end]
-        if value_a == value_b:
-            return text_a, text_b
-        indent_a = line_indent(text_a, node_a.start)
-        indent_b = line_indent(text_b, node_b.start)
-        return (
-            _splice(
-                text_a,
-                node_a.start,
-                node_a.end,
-                transplant(value_b, style_b, indent_b, style_a, indent_a),
-            ),
-            _splice(
-                text_b,
-                node_b.start,
-                node_b.end,
-                transplant(value_a, style_a, indent_a, style_b, indent_b),
-            ),
-        )
-    if node_a is None:  # the member moves from b to a
-        new_b, new_a = _move_member(text_b, root_b, text_a, root_a, parts)
-        return new_a, new_b
-    return _move_member(text_a, root_a, text_b, root_b, parts)
-
-
-def _place_in_target(source_parent: Node, index: int, target_parent: Node) -> int | None:
-    """Where the source's member ``index`` goes in the target: after the target's member at the
-    returned index (None: first). Moving it back must find the place it came from, so the member
-    is anchored to a key the two objects share: the nearest one before it (the member goes just
-    after it); else, as in ``{"_comment": …, "moved": …, "drive": …}`` moved to a file without
-    the comment, the nearest one after it (the member goes just before it, and on the way back
-    lands just before it again, after the comment); else, sharing no key, first if it was first
-    and last otherwise."""
-    members = source_parent.members
-    for earlier in reversed(members[:index]):
-        found = target_parent.index(earlier.key)
-        if found is not None:
-            return found
-    for later in members[index + 1 :]:
-        found = target_parent.index(later.key)
-        if found is not None:
-            return found - 1 if found > 0 else None
-    if index > 0 and target_parent.members:
-        return len(target_parent.members) - 1
-    return None
-
-
-def _move_member(
-    source: str, source_root: Node, target: str, target_root: Node, parts: PathKey
-) -> tuple[str, str]:
-    """``(source, target)`` with the member at ``parts`` moved from the source to the target."""
-    source_style, target_style = style_of(source, source_root), style_of(target, target_root)
-    source_parent = source_root.find(parts[:-1])
-    target_parent = target_root.find(parts[:-1])
-    assert source_parent is not None
-    if target_parent is None or target_parent.kind != "object":
-        raise EditError(
-            f"cannot move `{format_path(parts)}`: its parent object is missing in one file"
-        )
-    key = str(parts[-1])
-    index = source_parent.index(key)
-    assert index is not None
-    moved = source_parent.members[index]
-    head = source[moved.key_start : moved.node.start]  # the key and colon, as written
-    value_text = source[moved.node.start : moved.node.end]
-    source_indent = line_indent(source, moved.key_start)
-    after = _place_in_target(source_parent, index, target_parent)
-    new_target = insert_member(
-        target,
-        target_parent,
-        after,
-        lambda indent: (
-            head + transplant(value_text, source_style, source_indent, target_style, indent or "")
+    value_a = text_a[node_a.start : node_a.end]
+    value_b = text_b[node_b.start : node_b.end]
+    if value_a == value_b:
+        return text_a, text_b
+    style_a, style_b = style_of(text_a, root_a, moving), style_of(text_b, root_b, moving)
+    indent_a = line_indent(text_a, node_a.start)
+    indent_b = line_indent(text_b, node_b.start)
+    return (
+        _splice(
+            text_a,
+            node_a.start,
+            node_a.end,
+            transplant(value_b, style_b, indent_b, style_a, indent_a),
         ),
-        target_root,
+        _splice(
+            text_b,
+            node_b.start,
+            node_b.end,
+            transplant(value_a, style_a, indent_a, style_b, indent_b),
+        ),
     )
-    return delete_value(source, parts), new_target
+
+
+def _only_in(obj: Node | None, other: Node | None, moving: set[str]) -> list[str]:
+    """The moving keys ``obj`` has and ``other`` lacks, in ``obj``'s order."""
+    if obj is None or obj.kind != "object":
+        return []
+    keys = [m.key for m in obj.members if m.key in moving]
+    if other is not None and other.kind == "object":
+        keys = [key for key in keys if other.member(key) is None]
+    return list(dict.fromkeys(keys))
+
+
+@dataclass(frozen=True, slots=True)
+class _Taken:
+    """A member on its way to the other text: its key and colon as written, its value's text, and
+    the style and indentation it was written in."""
+
+    head: str
+    value: str
+    style: Style
+    indent: str
+
+
+def _is_object(node: Node | None) -> TypeGuard[Node]:
+    return node is not None and node.kind == "object"
+
+
+def _taken(text: str, obj: Node, key: str, style: Style) -> _Taken:
+    member = obj.member(key)
+    assert member is not None
+    return _Taken(
+        text[member.key_start : member.node.start],
+        text[member.node.start : member.node.end],
+        style,
+        line_indent(text, member.key_start),
+    )
+
+
+def _arrival_order(
+    source: Node, target: Node, arriving: list[str], leaving: list[str]
+) -> list[str]:
+    """The target's keys once ``leaving`` has left it and ``arriving`` (from the source) is in.
+
+    Only the kept keys (those that do not move) place a member, and both exchanges see the same
+    kept keys, so the second one finds the places the first one left: a member goes just after
+    the nearest kept key before it that the target has too; with none, just before the target's
+    first such key (a member first stays first, and one after a comment the target lacks comes
+    back after it); when the two objects share no kept key, first if it was first, else last.
+    Members bound for the same place keep their order."""
+    arriving_set, leaving_set = set(arriving), set(leaving)
+    kept_source = [m.key for m in source.members if m.key not in arriving_set]
+    kept_target = [m.key for m in target.members if m.key not in leaving_set]
+    where = {key: index for index, key in reversed(list(enumerate(kept_target)))}
+    shared = [key for key in kept_source if key in where]
+    places: dict[int, list[str]] = {}
+    before: list[str] = []
+    placed: set[str] = set()
+    for member in source.members:
+        if member.key not in arriving_set:
+            before.append(member.key)
+            continue
+        if member.key in placed:
+            continue  # a repeated key moves once
+        placed.add(member.key)
+        anchor = next((key for key in reversed(before) if key in where), None)
+        if anchor is not None:
+            place = where[anchor] + 1
+        elif shared:
+            place = min(where[key] for key in shared)
+        else:
+            place = len(kept_target) if before else 0
+        places.setdefault(place, []).append(member.key)
+    order: list[str] = []
+    for place in range(len(kept_target) + 1):
+        order += places.get(place, [])
+        if place < len(kept_target):
+            order.append(kept_target[place])
+    return order
+
+
+def _arrive(
+    text: str, parent: PathKey, order: list[str], arriving: dict[str, _Taken], style: Style
+) -> str:
+    """``text`` with the ``arriving`` members inserted so that its object at ``parent`` has its
+    keys in ``order``."""
+    for position, key in enumerate(order):
+        taken = arriving.get(key)
+        if taken is None:
+            continue
+        root = parse(text).root
+        obj = root.find(parent)
+        assert obj is not None
+        after = None if position == 0 else obj.index(order[position - 1])
+
+        def member(indent: str | None, taken: _Taken = taken, key: str = key) -> str:
+            try:
+                value = transplant(taken.value, taken.style, taken.indent, style, indent or "")
+            except IrreversibleMove as error:
+                raise IrreversibleMove(
+                    f"cannot swap `{format_path((*parent, key))}`: {error}"
+                ) from None
+            return taken.head + value
+
+        text = insert_member(text, obj, after, member, root, style.inline_gap)
+    return text

@@ -156,6 +156,34 @@ def test_flip_twice_keeps_a_key_that_follows_a_comment_the_other_file_lacks(
     assert "absoluteEncoderInverted" not in middle["frontleft"]
 
 
+def test_flip_twice_keeps_the_order_of_members_side_by_side_that_one_file_has(
+    tmp_path: Path,
+) -> None:
+    """Two members only frontleft has, next to each other: they travel together, keeping their
+    order (the flip used to move them one by one, each just after `inverted`, so they came back
+    swapped)."""
+    directory = copy_config(tmp_path)
+    fl = _module_json(directory, "frontleft")
+    fl_items = list(fl.items())
+    factors = {"angle": {"gearRatio": 21.4}, "drive": {"gearRatio": 6.75, "diameter": 4}}
+    extra = [("absoluteEncoderInverted", True), ("conversionFactors", factors)]
+    _write(
+        directory,
+        "frontleft",
+        json.dumps(dict([*fl_items[:4], *extra, *fl_items[4:]]), indent=2).encode(),
+    )
+    before = snapshot(directory)
+    flip_modules(directory)
+    middle = _module_json(directory, "backright")
+    flip_modules(directory)
+    assert snapshot(directory) == before
+    keys = list(middle)
+    assert keys[keys.index("inverted") + 1 : keys.index("inverted") + 3] == [
+        "absoluteEncoderInverted",
+        "conversionFactors",
+    ]
+
+
 def test_flip_twice_restores_a_real_folder_with_off_unit_nesting(tmp_path: Path) -> None:
     """cardinaldynamics: members 4 spaces deep, their objects' members 6 (not a whole unit)."""
     directory = copy_config(tmp_path, CORPUS / "cardinaldynamics-offseason2024")
