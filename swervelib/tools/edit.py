@@ -312,7 +312,7 @@ class ConfigEditor:
             self.delete(file, path)
             return
         dump(
-            value, Style("\n", "  ", ": ", " ", False), False, ""
+            value, Style("\n", "  ", "  ", ": ", " ", False), False, ""
         )  # refuse unwritable values first
         doc = self._doc(file)
         doc.text = splice.set_value(doc.text, parts, value)

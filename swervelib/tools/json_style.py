@@ -3,6 +3,7 @@
 Tools change one value of a hand-written file: the new text must follow the file's own line ends,
 indentation, colon spacing and one-line or multi-line layout (:class:`Style`, judged from the file),
 and a value moved between files must come back byte for byte when moved again (:func:`transplant`).
+A number read from a file and written elsewhere keeps its text (:func:`with_written_numbers`).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
-from swervelib.config.jsonpos import JSONSyntaxError, Node, parse
+from swervelib.config.jsonpos import JSONSyntaxError, LongInteger, Member, Node, parse
 from swervelib.tools.edit_result import EditError
 
 
@@ -31,10 +32,15 @@ class Style:
     """How one file writes JSON, to write new values the same way."""
 
     newline: str  # "\n" or "\r\n"
-    unit: str  # one level of indentation
+    unit: str  # one level of indentation: the root object's members
+    nested: str  # one level of indentation inside them (some files nest 4 spaces, then 2)
     colon: str  # between a key and its value, e.g. ": "
     inline_gap: str  # after a comma inside a one-line object or array
     multi_line: bool  # members on lines of their own (else a one-line, compact file)
+
+    def inner(self, indent: str) -> str:
+        """The indentation of the members of a value whose line is indented ``indent``."""
+        return indent + (self.nested if indent else self.unit)
 
 
 def style_of(text: str, root: Node, skip: Collection[str] = ()) -> Style:
@@ -42,7 +48,7 @@ def style_of(text: str, root: Node, skip: Collection[str] = ()) -> Style:
     (else its first member). Edits of values do not change that member, and a tool that moves
     members between files skips their keys, so the judgement is the same before and after."""
     newline = "\r\n" if "\r\n" in text else "\n"
-    unit = "  "
+    unit = nested = "  "
     colon = ": "
     inline_gap = " "
     multi_line = "\n" in text[root.start : root.end]
@@ -56,6 +62,8 @@ def style_of(text: str, root: Node, skip: Collection[str] = ()) -> Style:
         )
         if multi_line:
             unit = line_indent(text, first.key_start) or "  "
+            kept = [m for m in members if m.key not in skip]
+            nested = _nested_unit(text, kept + members) or unit
         elif len(members) == 1:  # nothing to copy: compact if the colon is
             inline_gap = " " if colon.endswith(" ") else ""
         else:
@@ -64,7 +72,72 @@ def style_of(text: str, root: Node, skip: Collection[str] = ()) -> Style:
             else:
                 between = text[members[index - 1].node.end : first.key_start]
             inline_gap = between[between.index(",") + 1 :]
-    return Style(newline, unit, colon, inline_gap, multi_line)
+    return Style(newline, unit, nested, colon, inline_gap, multi_line)
+
+
+def _nested_unit(text: str, members: list[Member]) -> str | None:
+    """How much deeper than its own line the first of these members' values laid out on several
+    lines indents its members (None: no such value)."""
+    for member in members:
+        node = member.node
+        starts = [m.key_start for m in node.members] + [item.start for item in node.items]
+        if starts and "\n" in text[node.start : starts[0]]:
+            base, inner = line_indent(text, node.start), line_indent(text, starts[0])
+            if inner.startswith(base) and len(inner) > len(base):
+                return inner[len(base) :]
+    return None
+
+
+class WrittenFloat(float):
+    """A number read from a file together with its text as written there (``16.80``, ``0.5e1``,
+    more digits than a float keeps), which :func:`dump` writes back unchanged. Arithmetic on it
+    gives a plain float, so only a value passed on as it was read keeps its text."""
+
+    text: str
+
+    def __new__(cls, value: float, text: str) -> WrittenFloat:
+        number = super().__new__(cls, value)
+        number.text = text
+        return number
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (WrittenFloat, (float(self), self.text))
+
+
+class WrittenInt(int):
+    """An integer read from a file with its text (:class:`WrittenFloat` for integers)."""
+
+    text: str
+
+    def __new__(cls, value: int, text: str) -> WrittenInt:
+        number = super().__new__(cls, value)
+        number.text = text
+        return number
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        return (WrittenInt, (int(self), self.text))
+
+
+def with_written_numbers(text: str, node: Node, value: Any) -> Any:
+    """``value`` (parsed from ``text``, ``node`` its span) with every finite number a
+    :class:`WrittenFloat` or :class:`WrittenInt` that keeps its text: a tool that writes a value
+    it read, in a new place, writes it as the file did."""
+    if isinstance(value, dict) and node.kind == "object":
+        result = {}
+        for key, item in value.items():
+            member = node.member(key)
+            result[key] = item if member is None else with_written_numbers(text, member.node, item)
+        return result
+    if isinstance(value, list) and node.kind == "array":
+        return [with_written_numbers(text, n, v) for n, v in zip(node.items, value, strict=True)]
+    if isinstance(value, bool | LongInteger):
+        return value
+    written = text[node.start : node.end]
+    if isinstance(value, int):
+        return WrittenInt(value, written)
+    if isinstance(value, float) and math.isfinite(value):
+        return WrittenFloat(value, written)
+    return value
 
 
 def dump(value: Any, style: Style, multi_line: bool, indent: str) -> str:
@@ -73,6 +146,8 @@ def dump(value: Any, style: Style, multi_line: bool, indent: str) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, WrittenFloat | WrittenInt):
+        return value.text
     if isinstance(value, int):
         return str(value)
     if isinstance(value, float):
@@ -86,7 +161,7 @@ def dump(value: Any, style: Style, multi_line: bool, indent: str) -> str:
         opening, closing = ("{", "}") if is_dict else ("[", "]")
         if not value:
             return opening + closing
-        inner = indent + style.unit
+        inner = style.inner(indent)
         entries: list[str] = []
         if isinstance(value, dict):
             for key, item in value.items():

@@ -16,6 +16,10 @@ problems, nothing written). A folder that does not load now for other reasons (a
 encoder type, say) is still migrated; the problems that remain are returned in
 :attr:`MigrationResult.remaining` for the person to fix.
 
+Files are read with :func:`~swervelib.tools.json_style.with_written_numbers`, so a number moved
+to another place (an old ``conversionFactor``'s, ``optimalVoltage``) is written with its own text
+(``16.80`` stays ``16.80``), and new objects follow the file's indentation at their depth.
+
 Text after a file's JSON value (which the loader and YAGSL's Jackson ignore) is kept exactly as it
 was: the file is migrated like any other. A file that cannot be read as JSON at all is left alone
 and named, with why, in :attr:`MigrationResult.unread`.
@@ -35,7 +39,7 @@ from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
 from swervelib.safe_read import Problem as ReadProblem
 from swervelib.tools.edit import MISSING, ConfigEditor, EditError, EditResult, FaultHook
 from swervelib.tools.fieldpath import DRIVE_FILE, module_file_paths
-from swervelib.tools.json_style import dump, style_of
+from swervelib.tools.json_style import dump, style_of, with_written_numbers
 from swervelib.tools.migrate_conversions import conversion_steps, gives_both
 from swervelib.tools.migrate_rules import (
     ignored_key_steps,
@@ -161,10 +165,13 @@ def _directory_reader(directory: Path) -> Reader:
         except UnreadableFile as error:
             return MISSING if error.problem is ReadProblem.MISSING else UNREADABLE
         try:
-            document = parse(data.decode("utf-8-sig"), trailing=True)  # as the loader reads
+            text = data.decode("utf-8-sig")
+            document = parse(text, trailing=True)  # as the loader reads
         except (UnicodeDecodeError, JSONSyntaxError):
             return UNREADABLE
-        return UNREADABLE if document.duplicates else document.value
+        if document.duplicates:
+            return UNREADABLE
+        return with_written_numbers(text, document.root, document.value)
 
     return read
 
@@ -176,7 +183,11 @@ def _editor_reader(editor: ConfigEditor, unread: list[str]) -> Reader:
         if not editor.has_file(file):
             return MISSING
         try:
-            return editor.get(file, "")
+            text = editor.get_text(file, "")
+            if text is None:
+                return MISSING
+            document = parse(text)
+            return with_written_numbers(text, document.root, document.value)
         except EditError as error:  # not JSON, or not a regular file: the loader reports it too
             if str(error) not in unread:
                 unread.append(str(error))

@@ -101,7 +101,7 @@ def insert_member(
         if "\n" in inside or (obj is root and "\n" in text):
             style = style_of(text, root)
             base = line_indent(text, obj.start)
-            inner = base + style.unit
+            inner = style.inner(base)
             new = "{" + style.newline + inner + member(inner) + style.newline + base + "}"
         else:
             new = "{" + member(None) + "}"
