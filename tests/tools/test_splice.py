@@ -9,7 +9,13 @@ import pytest
 from swervelib.config.jsonpos import parse
 from swervelib.tools.edit import ConfigEditor, EditError
 from swervelib.tools.json_style import IrreversibleMove, style_of, transplant
-from swervelib.tools.splice import delete_value, rename_key, set_value, swap_members
+from swervelib.tools.splice import (
+    delete_value,
+    exchange_members,
+    rename_key,
+    set_value,
+    swap_members,
+)
 from tests.tools import copy_config, everything
 
 FL = "modules/frontleft.json"
@@ -69,7 +75,7 @@ def test_editor_rename_has_file_and_load_errors(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("a", "b"),
     [
-        # no key before the moved one is in the other text: it goes before the next shared key
+        # no key before the moved one is in the other text: it goes before the first shared key
         ('{\n  "_c": 1,\n  "k": true,\n  "d": 2\n}', '{\n  "d": 3,\n  "e": 4\n}'),
         ('{"x": 0, "k": [1], "d": 2}', '{"e": 0, "d": 3}'),
         ('{"k": 1, "x": 0, "y": 0}', '{"e": 0, "f": 1}'),  # nothing shared: first stays first
@@ -103,3 +109,15 @@ def test_a_value_that_could_not_come_back_is_refused() -> None:
     text = '{\n    "x": 1,\n    "v": {\n    "a": 1\n  }\n}'
     with pytest.raises(EditError, match="cannot swap `v`: moving it back"):
         swap_members(text, '{\n  "x": 1,\n  "v": 2\n}', ("v",))
+
+
+def test_two_layouts_that_exchange_to_the_same_texts() -> None:
+    """Why a member beside a key only its own file has may come back on the other side of it:
+    both layouts give the same two texts, so no placement rule could restore both."""
+    other = '{"x": 0}'
+    after_note = '{"_note": 1, "k": 2, "x": 3}'
+    before_note = '{"k": 2, "_note": 1, "x": 3}'
+    exchanged = exchange_members(after_note, other, (), ("k",))
+    assert exchange_members(before_note, other, (), ("k",)) == exchanged
+    assert exchanged == ('{"_note": 1, "x": 3}', '{"k": 2, "x": 0}')
+    assert exchange_members(*exchanged, (), ("k",)) == (after_note, other)
