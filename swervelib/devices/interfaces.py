@@ -18,7 +18,7 @@ it would on the robot.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 
@@ -144,6 +144,13 @@ class SwerveMotor(Device):
         (devices read fresh, or without timestamps) does not."""
         return False
 
+    def watch_reading(self, callback: Callable[[bool], None]) -> bool:
+        """Have ``callback(False)`` called when :meth:`get_position` stops being live (the device
+        does not answer: the reading is its last good value, frozen) and ``callback(True)`` when it
+        is again; the drive estimates a drive wheel's distance meanwhile. Returns whether the
+        adapter can tell; this default cannot (its readings are always believed)."""
+        return False
+
     @property
     @abstractmethod
     def sim(self) -> MotorSim:
@@ -202,6 +209,36 @@ class Imu(Device):
     @abstractmethod
     def sim(self) -> ImuSim:
         """The simulation hook."""
+
+
+class ReadingWatch:
+    """For a motor adapter that can tell its position reading is not live: the
+    :meth:`SwerveMotor.watch_reading` it offers. The getter's failure branch (already there, so
+    a healthy reading pays nothing) calls :meth:`_lose_reading`; :meth:`~Device.fault`, the health
+    check run about once a second, calls :meth:`_regain_reading` when the device answers (or
+    :meth:`_lose_reading` for an adapter whose getter cannot tell). Each change is told once.
+    Put it before the interface (``class X(ReadingWatch, SwerveMotor)``)."""
+
+    reading_lost: bool = False
+    _reading_watcher: Callable[[bool], None] | None = None
+
+    def watch_reading(self, callback: Callable[[bool], None]) -> bool:
+        self._reading_watcher = callback
+        if self.reading_lost:  # lost before anyone watched (at start-up)
+            callback(False)
+        return True
+
+    def _lose_reading(self) -> None:
+        if not self.reading_lost:
+            self.reading_lost = True
+            if self._reading_watcher is not None:
+                self._reading_watcher(False)
+
+    def _regain_reading(self) -> None:
+        if self.reading_lost:
+            self.reading_lost = False
+            if self._reading_watcher is not None:
+                self._reading_watcher(True)
 
 
 class UsableFlag:

@@ -378,9 +378,13 @@ def test_a_talonsrx_whose_frames_stop_is_not_answering(position_first: bool) -> 
     """The Talon's feedback frame (position and velocity) goes stale, as when it is unplugged: the
     fault appears whether the velocity is read alone or after the position (whose check covers
     the velocity read after it), and clears when the frames come back. 255 ms frames are stale
-    most of the time (see the Pigeon's test)."""
+    most of the time (see the Pigeon's test). A failed position read tells the drive at once that
+    the reading is not live (``watch_reading``: it estimates that wheel), the fault check that
+    cleared that it is again."""
     m = motor(Role.DRIVE, inverted=False)
     assert healthy(m) is None
+    told: list[bool] = []  # what the drive is told: the position reading live or not
+    assert m.watch_reading(told.append)
     feedback = phoenix5.StatusFrameEnhanced.Status_2_Feedback0
 
     def loop() -> None:
@@ -393,8 +397,12 @@ def test_a_talonsrx_whose_frames_stop_is_not_answering(position_first: bool) -> 
     fault = wait_for(m.fault, lambda f: f is not None, each=loop)
     # (after a failed position read the velocity is checked too, and its failure is the last)
     assert fault is not None and "not answering: velocity read failed" in fault, fault
+    if position_first:  # a failed position read tells at once
+        assert told[:1] == [False], told
     m.talon.setStatusFramePeriod(feedback, 20, 50)
     assert wait_for(m.fault, lambda f: f is None, each=loop) is None
+    if position_first:  # ... and the health check (fault()) that it answers again
+        assert told[-1] is True, told
 
 
 def test_talonsrx_encoder_out_of_phase_is_a_fault_and_clears(enabled: None) -> None:

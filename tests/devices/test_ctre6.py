@@ -831,12 +831,15 @@ def test_motor_not_answering_fault(type_name: str) -> None:
     assert motor.fault() is None
     assert not any(motor.label in text for text in active_errors())
 
+    told: list[bool] = []  # what the drive is told: the position reading live or not
+    assert motor.watch_reading(told.append)
     motor.sim.set_connected(False)  # phoenix6 sim_destroy: the device stops sending frames
     assert eventually(lambda: motor.fault() is not None, [motor])
     text = motor.fault()
     assert text is not None and "not answering" in text
     assert any(text in error and motor.label in error for error in active_errors())
     assert motor.get_position() == pytest.approx(90.0, abs=POSITION_TOL_DEG)  # last good value
+    assert told == [False]  # by the reading itself, once
     assert not math.isnan(motor.get_velocity())
     # A neutral mode not taken is not tried again while the Talon does not answer (each try would
     # wait out its timeout in the robot loop). The simulator answers a destroyed device's config

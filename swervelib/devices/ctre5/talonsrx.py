@@ -48,7 +48,7 @@ from swervelib.devices.ctre5 import (
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
-from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.interfaces import MotorSim, ReadingWatch, SwerveMotor
 from swervelib.devices.seeding import PendingSeed
 from swervelib.devices.settings import MotorSettings, Role
 
@@ -91,7 +91,7 @@ def _apply(calls: ConfigCalls, what: str, action: Callable[[], Any]) -> bool:
     return calls.apply(what, lambda: is_ok(action()))
 
 
-class TalonSRXMotor(SwerveMotor):
+class TalonSRXMotor(ReadingWatch, SwerveMotor):
     """A Talon SRX with a CIM, as a swerve drive motor (metres) or angle motor (degrees)."""
 
     # What the loop reads lives in the object (the set-up state in its instance dict).
@@ -308,6 +308,7 @@ class TalonSRXMotor(SwerveMotor):
         if code.value or raw - raw != 0.0:
             self._frame_checked = False
             self._read_failed(code, "position")
+            self._lose_reading()  # the Talon did not answer (or NaN): the last good value
             return self._position
         self._frame_checked = True
         if self._seed is None or self._seed_shown(raw):
@@ -373,7 +374,10 @@ class TalonSRXMotor(SwerveMotor):
             return math.nan
 
     def fault(self) -> str | None:
-        return self._debounce.reported
+        reported = self._debounce.reported
+        if reported is None:
+            self._regain_reading()
+        return reported
 
     @property
     def alert(self) -> FaultAlert:

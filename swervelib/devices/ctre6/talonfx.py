@@ -42,7 +42,7 @@ from swervelib.devices.ctre6 import (
 )
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
-from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.interfaces import MotorSim, ReadingWatch, SwerveMotor
 from swervelib.devices.seeding import StampedSeed
 from swervelib.devices.settings import MotorSettings, Role
 
@@ -96,7 +96,7 @@ class TalonSim(SimDisconnect, MotorSim):
         state.set_rotor_velocity(rotations_per_second)
 
 
-class _PhoenixTalon(SignalDevice, SwerveMotor):
+class _PhoenixTalon(ReadingWatch, SignalDevice, SwerveMotor):
     """What the Talon FX and Talon FXS adapters share."""
 
     CONTROLLER: ClassVar[str]
@@ -210,6 +210,8 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
                     if velocity == velocity:
                         value += velocity * age.age_s  # where the wheel is by now
                 self._last_position = value * self._scale
+                return self._last_position
+        self._lose_reading()  # not answering (RX timeout, stale frame) or NaN: frozen
         return self._last_position
 
     def use_latency_compensation(self, batch: Any) -> bool:
@@ -241,6 +243,7 @@ class _PhoenixTalon(SignalDevice, SwerveMotor):
         text = signal_fault(self._signals)
         if text is None:  # a neutral mode not taken is tried again only while the Talon answers
             self.config_calls.retry_pending()
+            self._regain_reading()
         self._alert.update(text)
         return text
 

@@ -60,7 +60,7 @@ from swervelib.config.catalog import BRUSHED_ENCODERS, BrushedEncoder
 from swervelib.config.model import PIDF, SteerFeedback
 from swervelib.devices.faults import ConfigCalls, FaultAlert
 from swervelib.devices.guard import MAX_POSITION, SetpointGuard
-from swervelib.devices.interfaces import MotorSim, SwerveMotor
+from swervelib.devices.interfaces import MotorSim, ReadingWatch, SwerveMotor
 from swervelib.devices.rev.pool import POOL
 from swervelib.devices.seeding import PendingSeed
 from swervelib.devices.settings import MotorSettings, Role
@@ -197,7 +197,7 @@ def answer_problem(spark: Any, problems: dict[str, str]) -> None:
         problems[ANSWER] = f"not answering ({_error_name(error)})"
 
 
-class SparkMotor(SwerveMotor):
+class SparkMotor(ReadingWatch, SwerveMotor):
     """A Spark MAX or Spark FLEX (``settings.motor_type.controller``) with a brushless motor.
 
     Besides :class:`SwerveMotor`, the attached-encoder adapters use :attr:`spark`,
@@ -496,6 +496,9 @@ class SparkMotor(SwerveMotor):
         answer_problem(self.spark, problems)  # the last call was a fault read
         if ANSWER not in problems:  # an idle mode not taken is tried again while it answers
             self.config_calls.retry_pending()
+            self._regain_reading()
+        else:  # REVLib answers the last frame it had: the readings are frozen
+            self._lose_reading()
         text = None
         if problems or active:
             parts = list(dict.fromkeys(problems.values()))
