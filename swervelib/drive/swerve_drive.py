@@ -58,6 +58,7 @@ from swervelib.drive.safety import (
 )
 from swervelib.drive.setpoints import SetpointGenerator
 from swervelib.drive.shaping import RequestShaper
+from swervelib.drive.stand_in import WheelStandIn
 from swervelib.drive.state import DriveState
 from swervelib.drive.switches import DriveSwitches
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
@@ -116,6 +117,7 @@ class SwerveDrive(DriveSwitches):
         "_devices",
         "_direct",
         "_distances",
+        "_estimated_wheels",
         "_expiry_alert",
         "_imu_error_alert",
         "_indexed_modules",
@@ -161,6 +163,7 @@ class SwerveDrive(DriveSwitches):
         "modules",
         "pose_resets",
         "refusals",
+        "stand_in",
         "telemetry",
         "vision",
         "yaw",
@@ -270,6 +273,17 @@ class SwerveDrive(DriveSwitches):
         self._desired_speeds = _NO_SPEEDS
         self._targets: list[tuple[float, float]] = [(0.0, m.angle_deg) for m in self.modules]
         self._wheels = WheelKinematics([(m.location.X(), m.location.Y()) for m in self.modules])
+        # A drive reading that is not live (its motor does not answer) is stood in for from the
+        # other modules: the loop adjusts the estimator's positions only while
+        # ``_estimated_wheels`` is set, by the adapters' events (no per-module check per loop).
+        self._estimated_wheels: WheelStandIn | None = None
+        self.stand_in = WheelStandIn(
+            [m.name for m in self.modules],
+            [(m.location.X(), m.location.Y()) for m in self.modules],
+            self._stand_in_active,
+        )
+        for index, module in self._indexed_modules:
+            module.drive_motor.watch_reading(self.stand_in.watcher(index))
         heading = (config.controller.heading if config.controller else None) or None
         self.heading_controller = PIDController(
             heading.p if heading else 0.4,
@@ -393,6 +407,9 @@ class SwerveDrive(DriveSwitches):
         if errors is not None or self._refresh_alert.active is not None:
             self._refresh_alert.update("; ".join(errors) if errors else None)
 
+    def _stand_in_active(self, active: bool) -> None:
+        self._estimated_wheels = self.stand_in if active else None
+
     def _check_imu(self) -> None:
         """The IMU's fault check (one of the health checks run in turn)."""
         try:
@@ -499,12 +516,14 @@ class SwerveDrive(DriveSwitches):
         yaw.update(distances, angles)
         if dt > 0.0:
             self._yaw_rate = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE / dt
+        # each wheel's roll along the direction it rolled in (half-way through its turn)
+        rolled = odometry_positions(positions, distances, angles, turns)
+        if self._estimated_wheels is not None:  # a drive reading not live (or back, with an offset)
+            turn = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE
+            rolled = self._estimated_wheels.adjust(rolled, self._distances, distances, turn)
         self._positions = positions
         self._distances = distances
-        # each wheel's roll along the direction it rolled in (half-way through its turn)
-        self._pose = pose = self.estimator.updateWithTime(
-            now, _from_degrees(yaw.yaw_deg), odometry_positions(positions, distances, angles, turns)
-        )
+        self._pose = pose = self.estimator.updateWithTime(now, _from_degrees(yaw.yaw_deg), rolled)
         # this loop's snapshot, built by get_state() if anyone asks (nobody at NONE)
         self._loop_values = (
             now,
@@ -933,6 +952,8 @@ class SwerveDrive(DriveSwitches):
         return pose
 
     def _reset(self, pose: Pose2d) -> None:
+        if self._estimated_wheels is not None:  # the estimator starts again from the readings
+            self.stand_in.forget_offsets()
         self.estimator.resetPosition(
             Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, pose
         )

@@ -1,0 +1,174 @@
+"""A stand-in distance for a drive wheel whose reading is not live, so odometry keeps working.
+
+A drive motor that stops answering (CAN unplugged, a dead controller) keeps reporting its last good
+position: the pose estimator would integrate a wheel standing still while the robot moves (24 %
+short at 1 m/s with one of four wheels frozen). Its adapter says so
+(:meth:`~swervelib.devices.interfaces.SwerveMotor.watch_reading`), and while it does the estimator
+gets, for that module, the distance the *other* modules and the gyro say it rolled:
+
+* the chassis translation over the loop, ``(dx, dy)`` in the robot's frame, is solved by least
+  squares from the live modules' distance deltas, each the projection of the chassis motion at its
+  location on the direction it rolled, with the rotation ``dθ`` the gyro measured (the yaw the
+  estimator gets: the IMU's, or the wheels' while the IMU is out);
+* the dead module's delta is that motion projected on its own angle at its location:
+  ``dx·cos a + dy·sin a + dθ·(x·sin a − y·cos a)``.
+
+The direction the live wheels cannot see (all of them parallel: driving straight) is taken as no
+motion (the least-norm solution), which is right for a dead wheel pointing the same way. With two
+or more dead drive modules the same holds on the live ones; with none live the pose only turns with
+the gyro (no translation can be measured).
+
+The distance the estimator sees is the reading plus an offset, which the stand-in keeps: while the
+reading is frozen the offset grows by each loop's estimate, and the loop the reading comes back
+(whatever the wheel rolled meanwhile) it absorbs the jump, so the distance the estimator sees never
+jumps. Once live again the module's own reading goes on from there, plus the offset, until the next
+pose reset (:meth:`WheelStandIn.forget_offsets`), when the estimator starts again from the readings
+as they are. ``DriveState`` and the telemetry always show the readings as read.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+import wpilib
+from wpimath.kinematics import SwerveModulePosition
+
+from swervelib.devices.faults import FaultAlert
+
+# A direction of the live wheels' normal matrix with less than this fraction of its trace is one
+# they do not see (all parallel): it gets no motion instead of a division by ~0.
+_UNSEEN = 1e-6
+
+
+def chassis_motion(
+    live: Sequence[tuple[float, float, float, float]], turn_rad: float
+) -> tuple[float, float]:
+    """The chassis translation ``(dx, dy)`` (metres, robot frame) that best explains the
+    ``live`` modules' ``(x, y, angle_rad, rolled_m)`` (location, direction rolled, distance
+    rolled) given the rotation ``turn_rad``; least norm in a direction none of them sees, (0, 0)
+    when there is none."""
+    a11 = a12 = a22 = b1 = b2 = 0.0
+    for x, y, angle, rolled in live:
+        c, s = math.cos(angle), math.sin(angle)
+        along = rolled - turn_rad * (x * s - y * c)  # the translation's share of the roll
+        a11 += c * c
+        a12 += c * s
+        a22 += s * s
+        b1 += c * along
+        b2 += s * along
+    # the pseudo-inverse of the 2x2 normal matrix, through its eigenvectors (angle phi)
+    trace = a11 + a22
+    if trace == 0.0:
+        return 0.0, 0.0
+    half_gap = math.hypot(0.5 * (a11 - a22), a12)
+    phi = 0.5 * math.atan2(2.0 * a12, a11 - a22)
+    dx = dy = 0.0
+    for eigenvalue, angle in (
+        (0.5 * trace + half_gap, phi),
+        (0.5 * trace - half_gap, phi + 0.5 * math.pi),
+    ):
+        if eigenvalue > _UNSEEN * trace:
+            c, s = math.cos(angle), math.sin(angle)
+            share = (c * b1 + s * b2) / eigenvalue
+            dx += share * c
+            dy += share * s
+    return dx, dy
+
+
+def wheel_roll(
+    motion: tuple[float, float], turn_rad: float, x: float, y: float, angle_rad: float
+) -> float:
+    """How far a wheel at ``(x, y)`` pointing ``angle_rad`` rolls when the chassis moves by
+    ``motion`` (metres, robot frame) and turns by ``turn_rad``."""
+    c, s = math.cos(angle_rad), math.sin(angle_rad)
+    return motion[0] * c + motion[1] * s + turn_rad * (x * s - y * c)
+
+
+class WheelStandIn:
+    """Which modules' drive readings are not live, and the offsets of the distances the estimator
+    sees. ``on_active(True)`` is called when the drive must adjust its positions (a module is
+    estimated or keeps an offset), ``on_active(False)`` when it no longer must."""
+
+    def __init__(
+        self,
+        names: Sequence[str],
+        locations: Sequence[tuple[float, float]],
+        on_active: Callable[[bool], None],
+    ) -> None:
+        self.names = tuple(names)
+        self.locations = tuple(locations)
+        self.offsets = [0.0] * len(self.names)
+        self.estimated: set[int] = set()  # modules whose wheel is estimated
+        self.estimated_loops = 0  # loops with a module estimated, since start-up
+        self._on_active = on_active
+        self._active = False
+        self.alert = FaultAlert("Swerve odometry", wpilib.Alert.AlertType.kWarning)
+
+    def watcher(self, index: int) -> Callable[[bool], None]:
+        """The callback for module ``index``'s drive motor (see ``watch_reading``)."""
+
+        def changed(live: bool) -> None:
+            if live:
+                self.estimated.discard(index)
+            else:
+                self.estimated.add(index)
+            self._update()
+
+        return changed
+
+    def _update(self) -> None:
+        dead = sorted(self.estimated)
+        if not dead:
+            text = None
+        else:
+            names = ", ".join(self.names[i] for i in dead)
+            if len(dead) == len(self.names):
+                text = f"drive reading not live on {names} (every module): the pose only turns"
+            else:
+                text = (
+                    f"drive reading not live on {names}: "
+                    "wheel distance estimated from the other modules and the gyro"
+                )
+        self.alert.update(text)
+        active = bool(dead) or any(self.offsets)
+        if active != self._active:
+            self._active = active
+            self._on_active(active)
+
+    def forget_offsets(self) -> None:
+        """The estimator starts again from the readings (a pose reset): no offsets from here."""
+        self.offsets = [0.0] * len(self.names)
+        self._update()
+
+    def adjust(
+        self,
+        positions: Sequence[SwerveModulePosition],
+        before: Sequence[float],
+        now: Sequence[float],
+        turn_rad: float,
+    ) -> tuple[SwerveModulePosition, ...]:
+        """The ``positions`` for the estimator (each module's reading, with the direction it
+        rolled), with the estimated modules' distances replaced and every offset added.
+        ``before`` and ``now``: each module's reading last loop and this loop (metres);
+        ``turn_rad``: the rotation the estimator gets for this loop."""
+        estimated = self.estimated
+        offsets = self.offsets
+        if estimated:
+            self.estimated_loops += 1
+            angles = [p.angle.radians() for p in positions]
+            live = [
+                (*self.locations[i], angles[i], now[i] - before[i])
+                for i in range(len(now))
+                if i not in estimated
+            ]
+            motion = chassis_motion(live, turn_rad)
+            for i in estimated:
+                roll = wheel_roll(motion, turn_rad, *self.locations[i], angles[i])
+                offsets[i] += roll - (now[i] - before[i])  # the reading's own change is not used
+        return tuple(
+            [
+                SwerveModulePosition(p.distance + offset, p.angle) if offset else p
+                for p, offset in zip(positions, offsets, strict=True)
+            ]
+        )
