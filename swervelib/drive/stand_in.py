@@ -16,7 +16,10 @@ gets, for that module, the distance the *other* modules and the gyro say it roll
 The direction the live wheels cannot see (all of them parallel: driving straight) is taken as no
 motion (the least-norm solution), which is right for a dead wheel pointing the same way. With two
 or more dead drive modules the same holds on the live ones; with none live the pose only turns with
-the gyro (no translation can be measured).
+the gyro (no translation can be measured). While the IMU is out as well, the heading's wheel turn
+comes from the live modules alone (:meth:`WheelStandIn.turn`), not the frozen wheel, where at least
+the live modules determine it (two at least; with fewer, from all of them, the frozen one
+included).
 
 The distance the estimator sees is the reading plus an offset, which the stand-in keeps: while the
 reading is frozen the offset grows by each loop's estimate, and the loop the reading comes back
@@ -37,8 +40,9 @@ from wpimath.kinematics import SwerveModulePosition
 from swervelib.devices.faults import FaultAlert
 
 # A direction of the live wheels' normal matrix with less than this fraction of its trace is one
-# they do not see (all parallel): it gets no motion instead of a division by ~0.
-_UNSEEN = 1e-6
+# they do not see (all parallel, or within about 2°): it gets no motion. Seen through so small a
+# share of a wheel's roll, it would take that wheel's every millimetre of error thirty-fold.
+_UNSEEN = 1e-3
 
 
 def chassis_motion(
@@ -57,13 +61,18 @@ def chassis_motion(
         a22 += s * s
         b1 += c * along
         b2 += s * along
-    # the pseudo-inverse of the 2x2 normal matrix, through its eigenvectors (angle phi)
+    return _pseudo_solve(a11, a12, a22, b1, b2)
+
+
+def _pseudo_solve(a11: float, a12: float, a22: float, b1: float, b2: float) -> tuple[float, float]:
+    """``x`` with ``[[a11, a12], [a12, a22]]·x = (b1, b2)`` for a symmetric matrix ≥ 0, through
+    its pseudo-inverse: nothing along an eigenvector with (next to) no weight (:data:`_UNSEEN`)."""
     trace = a11 + a22
-    if trace == 0.0:
+    if not trace > 0.0:
         return 0.0, 0.0
     half_gap = math.hypot(0.5 * (a11 - a22), a12)
-    phi = 0.5 * math.atan2(2.0 * a12, a11 - a22)
-    dx = dy = 0.0
+    phi = 0.5 * math.atan2(2.0 * a12, a11 - a22)  # the larger eigenvalue's eigenvector
+    x1 = x2 = 0.0
     for eigenvalue, angle in (
         (0.5 * trace + half_gap, phi),
         (0.5 * trace - half_gap, phi + 0.5 * math.pi),
@@ -71,9 +80,38 @@ def chassis_motion(
         if eigenvalue > _UNSEEN * trace:
             c, s = math.cos(angle), math.sin(angle)
             share = (c * b1 + s * b2) / eigenvalue
-            dx += share * c
-            dy += share * s
-    return dx, dy
+            x1 += share * c
+            x2 += share * s
+    return x1, x2
+
+
+def live_turn(live: Sequence[tuple[float, float, float, float]]) -> float | None:
+    """The chassis rotation (radians) that, with some translation, best explains the ``live``
+    modules' ``(x, y, angle_rad, rolled_m)`` (least squares): the wheels' turn without the dead
+    ones, for a heading the IMU cannot give. None when they cannot tell it apart from a
+    translation (fewer than two live modules, or two pointing different ways)."""
+    # the normal equations N·(dx, dy, dθ) = b, translation first
+    t00 = t01 = t11 = r0 = r1 = r2 = b0 = b1 = b2 = 0.0
+    for x, y, angle, rolled in live:
+        c, s = math.cos(angle), math.sin(angle)
+        lever = x * s - y * c
+        t00 += c * c
+        t01 += c * s
+        t11 += s * s
+        r0 += c * lever
+        r1 += s * lever
+        r2 += lever * lever
+        b0 += c * rolled
+        b1 += s * rolled
+        b2 += lever * rolled
+    # the rotation's column beyond what a translation explains (its Schur complement), with the
+    # translation's pseudo-inverse: one the wheels do not see (all parallel) is taken as none
+    u0, u1 = _pseudo_solve(t00, t01, t11, r0, r1)
+    beyond = r2 - (r0 * u0 + r1 * u1)
+    if not beyond > _UNSEEN * r2:
+        return None
+    w0, w1 = _pseudo_solve(t00, t01, t11, b0, b1)
+    return (b2 - (r0 * w0 + r1 * w1)) / beyond
 
 
 def wheel_roll(
@@ -135,6 +173,22 @@ class WheelStandIn:
         if active != self._active:
             self._active = active
             self._on_active(active)
+
+    def turn(
+        self, before: Sequence[float], now: Sequence[float], angles_deg: Sequence[float]
+    ) -> float | None:
+        """How far the live modules say the robot turned (radians) from their readings
+        ``before`` and ``now`` (metres) and ``angles_deg``: the wheels' turn while the IMU is
+        out, without a frozen wheel's; None when the live ones cannot tell (see
+        :func:`live_turn`)."""
+        estimated = self.estimated
+        return live_turn(
+            [
+                (*self.locations[i], math.radians(angles_deg[i]), now[i] - before[i])
+                for i in range(len(now))
+                if i not in estimated
+            ]
+        )
 
     def forget_offsets(self) -> None:
         """The estimator starts again from the readings (a pose reset): no offsets from here."""

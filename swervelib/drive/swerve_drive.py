@@ -623,6 +623,11 @@ class SwerveDrive(DriveSwitches):
         wheel's distance along its new angle (the yaw tracker's ``wheel_turn``)."""
         if distances == self._distances:  # no wheel rolled: no turn (the robot at rest)
             return 0.0
+        stand_in = self._estimated_wheels
+        if stand_in is not None and stand_in.estimated:  # not a frozen wheel's turn
+            turn = stand_in.turn(self._distances, distances, angles)
+            if turn is not None:
+                return turn * DEGREES_PER_RADIAN
         before = self._distances  # (same length: one per module)
         # (a plain loop: a comprehension reading ``before`` would make a cell every call)
         rolled: list[float] = []

@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 from wpimath.geometry import Rotation2d
 from wpimath.kinematics import SwerveModulePosition
 
-from swervelib.drive.stand_in import WheelStandIn, chassis_motion, wheel_roll
+from swervelib.drive.stand_in import WheelStandIn, chassis_motion, live_turn, wheel_roll
 
 SQUARE = [(0.27, 0.27), (0.27, -0.27), (-0.27, 0.27), (-0.27, -0.27)]
 NAMES = ["frontleft", "frontright", "backleft", "backright"]
@@ -127,3 +127,35 @@ def test_with_every_drive_reading_dead_the_wheels_only_turn_with_the_gyro() -> N
     for i, p in enumerate(seen):
         assert p.distance == pmx(wheel_roll((0.0, 0.0), turn, *SQUARE[i], module_angles[i]))
         assert abs(p.distance) == pmx(turn * radius)
+
+
+@given(
+    metres,
+    metres,
+    st.floats(-0.2, 0.2),
+    st.lists(angles, min_size=4, max_size=4),
+    st.integers(0, 3),
+)
+def test_three_live_wheels_give_the_turn_without_the_dead_one(
+    dx: float, dy: float, turn: float, module_angles: list[float], dead: int
+) -> None:
+    """The wheels' turn (the heading while the IMU is out) from the three live modules alone is
+    the chassis's whenever they determine it, whatever the dead wheel's frozen reading says."""
+    live = [(*SQUARE[i], module_angles[i], 0.0) for i in range(4) if i != dead]
+    live = [(x, y, a, wheel_roll((dx, dy), turn, x, y, a)) for x, y, a, _ in live]
+    assume(conditioning([a for _, _, a, _ in live]) > 0.05)  # they see any translation
+    found = live_turn(live)
+    assume(found is not None)  # ... and the turn beside it
+    assert found == pmx(turn)
+    # a robot driven straight, all wheels forward: the live ones still tell a turn
+    forward = [(x, y, 0.0, wheel_roll((dx, 0.0), turn, x, y, 0.0)) for x, y, _, _ in live]
+    assert live_turn(forward) == pmx(turn)
+
+
+def test_two_live_wheels_tell_the_turn_only_when_parallel() -> None:
+    """Two wheels both pointing forward, side by side, tell a turn (sideways motion, which they
+    cannot see, does not change it); pointing different ways, any turn fits with a translation."""
+    assert live_turn([(0.27, 0.27, 0.0, -0.027), (0.27, -0.27, 0.0, 0.027)]) == pmx(0.1)
+    assert live_turn([(0.27, 0.27, 0.0, 0.01), (-0.27, -0.27, math.pi / 2, 0.01)]) is None
+    assert live_turn([(0.27, 0.27, 0.0, 0.01)]) is None
+    assert live_turn([]) is None
