@@ -138,7 +138,6 @@ class WheelStandIn:
         self.locations = tuple(locations)
         self.offsets = [0.0] * len(self.names)
         self.estimated: set[int] = set()  # modules whose wheel is estimated
-        self.estimated_loops = 0  # loops with a module estimated, since start-up
         self._on_active = on_active
         self._active = False
         self.alert = FaultAlert("Swerve odometry", wpilib.Alert.AlertType.kWarning)
@@ -209,7 +208,6 @@ class WheelStandIn:
         estimated = self.estimated
         offsets = self.offsets
         if estimated:
-            self.estimated_loops += 1
             angles = [p.angle.radians() for p in positions]
             live = [
                 (*self.locations[i], angles[i], now[i] - before[i])
