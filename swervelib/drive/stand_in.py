@@ -1,8 +1,8 @@
 """A stand-in distance for a drive wheel whose reading is not live, so odometry keeps working.
 
 A drive motor that stops answering (CAN unplugged, a dead controller) keeps reporting its last good
-position: the pose estimator would integrate a wheel standing still while the robot moves (24 %
-short at 1 m/s with one of four wheels frozen). Its adapter says so
+position: the pose estimator would integrate a wheel standing still while the robot moves (about a
+quarter short with one of four wheels frozen). Its adapter says so
 (:meth:`~swervelib.devices.interfaces.SwerveMotor.watch_reading`), and while it does the estimator
 gets, for that module, the distance the *other* modules and the gyro say it rolled:
 
@@ -17,9 +17,9 @@ The direction the live wheels cannot see (all of them parallel: driving straight
 motion (the least-norm solution), which is right for a dead wheel pointing the same way. With two
 or more dead drive modules the same holds on the live ones; with none live the pose only turns with
 the gyro (no translation can be measured). While the IMU is out as well, the heading's wheel turn
-comes from the live modules alone (:meth:`WheelStandIn.turn`), not the frozen wheel, where at least
-the live modules determine it (two at least; with fewer, from all of them, the frozen one
-included).
+comes from the live modules alone (:meth:`WheelStandIn.turn`), not the frozen wheel, whenever they
+determine it (two side by side pointing the same way do); otherwise from all of them, the frozen
+one included.
 
 The distance the estimator sees is the reading plus an offset, which the stand-in keeps: while the
 reading is frozen the offset grows by each loop's estimate, and the loop the reading comes back
