@@ -26,13 +26,17 @@ def conditioning(live_angles: list[float]) -> float:
     return mean - math.sqrt(max(mean * mean - det, 0.0))
 
 
-@given(
+# A chassis motion (dx, dy metres, turn radians), the four modules' angles, and a dead module.
+chassis_moves = given(
     metres,
     metres,
     st.floats(-0.2, 0.2),
     st.lists(angles, min_size=4, max_size=4),
     st.integers(0, 3),
 )
+
+
+@chassis_moves
 def test_a_dead_wheel_rolls_what_the_other_wheels_say(
     dx: float, dy: float, turn: float, module_angles: list[float], dead: int
 ) -> None:
@@ -129,13 +133,7 @@ def test_with_every_drive_reading_dead_the_wheels_only_turn_with_the_gyro() -> N
         assert abs(p.distance) == pmx(turn * radius)
 
 
-@given(
-    metres,
-    metres,
-    st.floats(-0.2, 0.2),
-    st.lists(angles, min_size=4, max_size=4),
-    st.integers(0, 3),
-)
+@chassis_moves
 def test_three_live_wheels_give_the_turn_without_the_dead_one(
     dx: float, dy: float, turn: float, module_angles: list[float], dead: int
 ) -> None:

@@ -21,6 +21,27 @@ def finite_pose(drive: Any) -> bool:
     return all(math.isfinite(v) for v in (pose.X(), pose.Y(), pose.rotation().radians()))
 
 
+def silence_spark(monkeypatch: pytest.MonkeyPatch, motor: Any) -> float:
+    """Make a simulated Spark behave as one that stopped answering (REV's simulator cannot
+    disconnect one): REVLib goes on answering its last frame, so the position freezes where it
+    is, and the Spark's last error, read by its health check, says it did not answer. Undone by
+    ``monkeypatch.undo()``. Returns the frozen position."""
+    from swervelib.devices.rev import motor as rev_motor
+
+    frozen: float = motor.get_position()
+    real_answer = rev_motor.answer_problem
+
+    def not_answering(spark: Any, problems: dict[str, str]) -> None:
+        if spark is motor.spark:
+            problems[rev_motor.ANSWER] = "not answering (kCANTimeout)"
+        else:
+            real_answer(spark, problems)
+
+    monkeypatch.setattr(rev_motor, "answer_problem", not_answering)
+    monkeypatch.setattr(motor, "_read_position", lambda: frozen)
+    return frozen
+
+
 def test_motor_that_raises_is_reported_and_the_loop_goes_on(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
@@ -175,23 +196,11 @@ def test_a_drive_reading_lost_and_back_keeps_the_pose_on_track_without_a_jump(
     a loop, at 1 m/s). Before, the estimator took that whole distance in one loop: the pose
     jumped 0.30 m forward (having fallen 0.28 m behind meanwhile). What was lost before the
     health check found the Spark silent (0.11 m here) is not made up."""
-    from swervelib.devices.rev import motor as rev_motor
-
     with simulated() as h:
         drive = h.drive
         motor = drive.modules[0].drive_motor
         h.run(0.5, forward)
-        frozen = motor.get_position()
-        real_answer = rev_motor.answer_problem
-
-        def not_answering(spark: Any, problems: dict[str, str]) -> None:
-            if spark is motor.spark:
-                problems[rev_motor.ANSWER] = "not answering (kCANTimeout)"
-            else:
-                real_answer(spark, problems)
-
-        monkeypatch.setattr(rev_motor, "answer_problem", not_answering)
-        monkeypatch.setattr(motor, "_read_position", lambda: frozen)
+        silence_spark(monkeypatch, motor)
         h.run(1.2, forward)  # its health check runs about once a second
 
         def error() -> float:
@@ -222,23 +231,12 @@ def test_a_frozen_drive_reading_is_named_on_an_alert_and_estimated(
     """While a Spark does not answer, the warning Alert names the module whose wheel distance is
     estimated, and the pose keeps up with the robot after its health check found it: 1.880 m
     for 1.880 m driven in 2 s (before: 1.410 m, the frozen wheel a quarter of the odometry)."""
-    from swervelib.devices.rev import motor as rev_motor
-
     with simulated() as h:
         drive = h.drive
         motor = drive.modules[2].drive_motor
         h.run(0.5, forward)
-        frozen = motor.get_position()
-        real_answer = rev_motor.answer_problem
+        frozen = silence_spark(monkeypatch, motor)
 
-        def not_answering(spark: Any, problems: dict[str, str]) -> None:
-            if spark is motor.spark:
-                problems[rev_motor.ANSWER] = "not answering (kCANTimeout)"
-            else:
-                real_answer(spark, problems)
-
-        monkeypatch.setattr(rev_motor, "answer_problem", not_answering)
-        monkeypatch.setattr(motor, "_read_position", lambda: frozen)
         h.run(1.2, forward)  # its health check runs about once a second
         start_true, start_pose = h.sim.true_pose.X(), drive.get_pose().X()
         h.run(2.0, forward)
@@ -263,7 +261,6 @@ def test_with_the_imu_out_too_the_heading_comes_from_the_live_wheels(
     turning at 0.6 rad/s: the heading follows the wheels' turn, worked out from the three live
     modules. From all four, the frozen wheel included, it drifted 6.3° in 3 s and the position
     0.57 m; now 0.01° and nothing."""
-    from swervelib.devices.rev import motor as rev_motor
 
     def turning(drive: Any) -> None:
         drive.drive(ChassisSpeeds(1.0, 0.0, 0.6), field_relative=True)
@@ -272,20 +269,11 @@ def test_with_the_imu_out_too_the_heading_comes_from_the_live_wheels(
         drive = h.drive
         motor = drive.modules[0].drive_motor
         h.run(0.5, turning)
-        frozen = motor.get_position()
-        real_answer = rev_motor.answer_problem
-
-        def not_answering(spark: Any, problems: dict[str, str]) -> None:
-            if spark is motor.spark:
-                problems[rev_motor.ANSWER] = "not answering (kCANTimeout)"
-            else:
-                real_answer(spark, problems)
+        silence_spark(monkeypatch, motor)
 
         def imu_out() -> float:
             raise RuntimeError("IMU not answering")
 
-        monkeypatch.setattr(rev_motor, "answer_problem", not_answering)
-        monkeypatch.setattr(motor, "_read_position", lambda: frozen)
         h.run(1.2, turning)  # its health check runs about once a second
         assert drive.stand_in.estimated == {0}
         monkeypatch.setattr(drive.imu, "get_raw_yaw_degrees", imu_out)
