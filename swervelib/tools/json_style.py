@@ -46,8 +46,10 @@ class Style:
 def style_of(text: str, root: Node, skip: Collection[str] = ()) -> Style:
     """The file's style, judged from the root object's first member whose key is not in ``skip``
     (else its first member). Edits of values do not change that member, and a tool that moves
-    members between files skips their keys, so the judgement is the same before and after."""
-    newline = "\r\n" if "\r\n" in text else "\n"
+    members between files skips their keys, so the judgement is the same before and after: the
+    line ends too are judged from the text outside the skipped members (a value moved as it is
+    written may bring the other file's)."""
+    newline = "\r\n" if "\r\n" in _outside(text, root, skip) else "\n"
     unit = nested = "  "
     colon = ": "
     inline_gap = " "
@@ -73,6 +75,19 @@ def style_of(text: str, root: Node, skip: Collection[str] = ()) -> Style:
                 between = text[members[index - 1].node.end : first.key_start]
             inline_gap = between[between.index(",") + 1 :]
     return Style(newline, unit, nested, colon, inline_gap, multi_line)
+
+
+def _outside(text: str, root: Node, skip: Collection[str]) -> str:
+    """``text`` without the root object's members whose keys are in ``skip``."""
+    if not skip or root.kind != "object":
+        return text
+    kept: list[str] = []
+    start = 0
+    for member in root.members:
+        if member.key in skip:
+            kept.append(text[start : member.key_start])
+            start = member.node.end
+    return "".join(kept) + text[start:]
 
 
 def _nested_unit(text: str, members: list[Member]) -> str | None:

@@ -197,6 +197,29 @@ def test_flip_twice_restores_a_real_folder_with_off_unit_nesting(tmp_path: Path)
     assert b'\n  "drive": {\n      "type"' in middle["modules/backleft.json"]
 
 
+def test_flip_twice_restores_a_pair_with_different_line_ends_and_nesting(tmp_path: Path) -> None:
+    """cardinaldynamics with its front files saved with CRLF line ends and its back files
+    re-laid with 2 spaces: the front files' objects (off their 4-space unit) move to the back files
+    as written, CRLF included, and the line ends of what comes back to a back file are its own
+    (they used to be judged from the whole text, so the CRLF objects that had arrived made the
+    returning ones CRLF too)."""
+    directory = copy_config(tmp_path, CORPUS / "cardinaldynamics-offseason2024")
+    for name in ("frontleft", "frontright"):
+        text = (directory / "modules" / f"{name}.json").read_bytes()
+        _write(directory, name, text.replace(b"\n", b"\r\n"))
+    for name in ("backleft", "backright"):
+        _write(
+            directory, name, (json.dumps(_module_json(directory, name), indent=2) + "\n").encode()
+        )
+    load_directory(directory)
+    before = snapshot(directory)
+    flip_modules(directory)
+    assert b'"drive": {\r\n      "type"' in snapshot(directory)["modules/backleft.json"]
+    flip_modules(directory)
+    assert b"\r" not in snapshot(directory)["modules/backleft.json"]
+    assert snapshot(directory) == before
+
+
 def test_unknown_keys_and_location_stay(tmp_path: Path) -> None:
     directory = copy_config(tmp_path, VALID / "unknown_keys")
     before = {n: _module_json(directory, n) for n in PAIRS}

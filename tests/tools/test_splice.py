@@ -121,3 +121,17 @@ def test_two_layouts_that_exchange_to_the_same_texts() -> None:
     assert exchange_members(before_note, other, (), ("k",)) == exchanged
     assert exchanged == ('{"_note": 1, "x": 3}', '{"k": 2, "x": 0}')
     assert exchange_members(*exchanged, (), ("k",)) == (after_note, other)
+
+
+def test_line_ends_are_judged_without_the_members_that_move() -> None:
+    """A CRLF value moved as it is (off its file's 4-space unit) into an LF file does not make that
+    file's line ends CRLF: the value exchanged back into it gets its own LF line ends."""
+    keys = ("drive", "angle")
+    lf = '{\n  "drive": {\n    "id": 1\n  },\n  "angle": {\n    "id": 2\n  },\n  "x": 0\n}\n'
+    crlf = (
+        '{\r\n    "drive": {\r\n      "id": 7\r\n    },\r\n    "angle": {\r\n      "id": 8\r\n'
+        '    },\r\n    "x": 0\r\n}\r\n'
+    )
+    exchanged = exchange_members(lf, crlf, (), keys)
+    assert '"drive": {\r\n      "id": 7\r\n    },\n' in exchanged[0]  # moved as it is written
+    assert exchange_members(*exchanged, (), keys) == (lf, crlf)
