@@ -194,7 +194,9 @@ def exchange_members(
     A key present in both: the two values' texts are exchanged in place (re-indented to each
     file's style when that can be undone exactly). A key present in one: the member moves to the
     other text, placed by the keys that stay (:func:`_arrival_order`); members bound for the same
-    place keep the order they had. Every other member keeps its place and its text.
+    place keep the order they had. Every other member keeps its place and its text. Each text's
+    style is judged once, before anything moves (without the moving keys), and used for every
+    value that leaves or arrives.
 
     Exchanging twice gives back the exact original texts whenever the two objects have the same
     keys apart from the moving ones that only one has (in any order each): both exchanges place
@@ -204,15 +206,18 @@ def exchange_members(
     back with ``k`` on the other side of ``_note``. A value that could not come back exactly is
     refused (:class:`IrreversibleMove`).
     """
+    root_a, root_b = parse(text_a).root, parse(text_b).root
+    moving = set(keys)
+    style_a = style_of(text_a, root_a, skip=moving)
+    style_b = style_of(text_b, root_b, skip=moving)
     for key in dict.fromkeys(keys):
         try:
-            text_a, text_b = _swap_in_place(text_a, text_b, (*parent, key), keys)
+            text_a, text_b = _swap_in_place(text_a, text_b, (*parent, key), style_a, style_b)
         except IrreversibleMove as error:
             where = format_path((*parent, key))
             raise IrreversibleMove(f"cannot swap `{where}`: {error}") from None
     root_a, root_b = parse(text_a).root, parse(text_b).root
     object_a, object_b = root_a.find(parent), root_b.find(parent)
-    moving = set(keys)
     only_a = _only_in(object_a, object_b, moving)
     only_b = _only_in(object_b, object_a, moving)
     if not only_a and not only_b:
@@ -220,8 +225,6 @@ def exchange_members(
     if not _is_object(object_a) or not _is_object(object_b):
         where = format_path((*parent, (only_a or only_b)[0]))
         raise EditError(f"cannot move `{where}`: its parent object is missing in one file")
-    style_a = style_of(text_a, root_a, skip=moving)
-    style_b = style_of(text_b, root_b, skip=moving)
     taken_a = [_taken(text_a, object_a, key, style_a) for key in only_a]
     taken_b = [_taken(text_b, object_b, key, style_b) for key in only_b]
     order_b = _arrival_order(object_a, object_b, only_a, only_b)
@@ -236,10 +239,9 @@ def exchange_members(
 
 
 def _swap_in_place(
-    text_a: str, text_b: str, parts: PathKey, moving: Sequence[str]
+    text_a: str, text_b: str, parts: PathKey, style_a: Style, style_b: Style
 ) -> tuple[str, str]:
-    """The texts with the values at ``parts`` exchanged when both have one; else unchanged. Each
-    file's style is judged without the ``moving`` keys, whose places change."""
+    """The texts with the values at ``parts`` exchanged when both have one; else unchanged."""
     root_a, root_b = parse(text_a).root, parse(text_b).root
     node_a, node_b = root_a.find(parts), root_b.find(parts)
     if node_a is None or node_b is None:
@@ -248,7 +250,6 @@ def _swap_in_place(
     value_b = text_b[node_b.start : node_b.end]
     if value_a == value_b:
         return text_a, text_b
-    style_a, style_b = style_of(text_a, root_a, moving), style_of(text_b, root_b, moving)
     indent_a = line_indent(text_a, node_a.start)
     indent_b = line_indent(text_b, node_b.start)
     return (

@@ -220,6 +220,29 @@ def test_flip_twice_restores_a_pair_with_different_line_ends_and_nesting(tmp_pat
     assert snapshot(directory) == before
 
 
+def test_flip_twice_restores_a_4_then_2_file_paired_with_a_compact_one(tmp_path: Path) -> None:
+    """frontleft nests 4 spaces then 2 and writes every object on one line but its own
+    conversionFactors; backright is compact. On the way back, frontleft's style used to be
+    judged after its drive had been swapped back to one line, from a file with no value on
+    several lines left (so 4-then-4), and conversionFactors came back 4 spaces deeper per level."""
+    directory = copy_config(tmp_path)
+    fl = _module_json(directory, "frontleft")
+    lines = [f"    {json.dumps(key)}: {json.dumps(value)}" for key, value in fl.items()]
+    factors = (
+        '    "conversionFactors": {\n      "angle": {\n        "gearRatio": 21.4\n      },\n'
+        '      "drive": {\n        "gearRatio": 6.75,\n        "diameter": 4\n      }\n    }'
+    )
+    _write(directory, "frontleft", ("{\n" + ",\n".join([*lines, factors]) + "\n}\n").encode())
+    br = _module_json(directory, "backright")
+    _write(directory, "backright", json.dumps(br, separators=(",", ":")).encode())
+    assert load_directory(directory).module("frontleft").conversion.angle_gear_ratio == 21.4
+    before = snapshot(directory)
+    flip_modules(directory)
+    assert load_directory(directory).module("backright").conversion.angle_gear_ratio == 21.4
+    flip_modules(directory)
+    assert snapshot(directory) == before
+
+
 def test_unknown_keys_and_location_stay(tmp_path: Path) -> None:
     directory = copy_config(tmp_path, VALID / "unknown_keys")
     before = {n: _module_json(directory, n) for n in PAIRS}

@@ -135,3 +135,20 @@ def test_line_ends_are_judged_without_the_members_that_move() -> None:
     exchanged = exchange_members(lf, crlf, (), keys)
     assert '"drive": {\r\n      "id": 7\r\n    },\n' in exchanged[0]  # moved as it is written
     assert exchange_members(*exchanged, (), keys) == (lf, crlf)
+
+
+def test_a_file_s_style_is_judged_before_its_values_are_swapped() -> None:
+    """A file nesting 4 spaces then 2, whose objects are on one line but one that only it has:
+    on the way back the swap in place put its one-line drive back first, and the style the
+    arriving conversionFactors was written in was judged after that, from a file with no value
+    on several lines left (so 4-then-4): it came back 4 spaces deeper per level."""
+    keys = ("drive", "conversionFactors")
+    four_two = (
+        '{\n    "location": {"front": 12, "left": 12},\n    "drive": {"type": "sparkmax", "id": 1},\n'
+        '    "conversionFactors": {\n      "angle": {\n        "gearRatio": 21.4\n      },\n'
+        '      "drive": {\n        "gearRatio": 6.75,\n        "diameter": 4\n      }\n    }\n}\n'
+    )
+    compact = '{"location":{"front":-12,"left":-12},"drive":{"type":"neo","id":7}}'
+    exchanged = exchange_members(four_two, compact, (), keys)
+    assert '"conversionFactors"' in exchanged[1]
+    assert exchange_members(*exchanged, (), keys) == (four_two, compact)
