@@ -65,7 +65,13 @@ def _location(editor: ConfigEditor, file: str) -> tuple[float, float]:
             raise EditError(
                 f"{printable(file)}: location.{axis} must be a number (inches) to flip modules"
             )
-        values.append(float(value))
+        try:
+            values.append(float(value))
+        except OverflowError:  # an integer of hundreds of digits
+            raise EditError(
+                f"{printable(file)}: location.{axis} is an integer too large for any robot "
+                "(inches) to flip modules"
+            ) from None
     return values[0], values[1]
 
 

@@ -329,6 +329,19 @@ def test_refuses_layouts_without_clean_diagonal_pairs(
     assert everything(directory) == before
 
 
+def test_a_location_too_large_for_a_float_is_refused_clearly(tmp_path: Path) -> None:
+    """An integer of 400 digits (the parser keeps it) used to escape flip as an OverflowError
+    from float(), which the command printed as "int too large to convert to float"."""
+    directory = copy_config(tmp_path)
+    path = directory / "modules" / "frontleft.json"
+    path.write_text(path.read_text().replace('"front": 10.75', '"front": 1' + "0" * 399))
+    before = everything(directory)
+    for dry_run in (False, True):
+        with pytest.raises(EditError, match=r"frontleft\.json: location\.front is an integer too"):
+            flip_modules(directory, dry_run=dry_run)
+    assert everything(directory) == before
+
+
 def test_locations_within_tolerance_still_pair(tmp_path: Path) -> None:
     directory = copy_config(tmp_path)
     _move(directory, "backright", -10.5, -11.0)
