@@ -54,6 +54,7 @@ from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.alliance import red_alliance
 from swervelib.drive.feedforward import module_accelerations
+from swervelib.drive.safety import pose_problem
 from swervelib.drive.shaping import SETTLED_YAW_RATE
 from swervelib.input import apply_deadband, joystick_to_robot, stick_heading
 from swervelib.pose_profile import approach_speed, limited_step
@@ -333,7 +334,9 @@ class SwerveInput:
         """Ignore the sticks and drive to ``target`` (a field pose, or a function giving one each
         loop), translating and turning on trapezoidal profiles (m/s, m/s², rad/s, rad/s²) that
         stop at the pose; ``tolerance``: (metres, radians) within which it comes to rest and
-        holds still. The command never changes faster than ``max_acceleration`` (the velocity
+        holds still. A loop whose target is not usable (NaN, infinite, beyond 1 km) brakes within
+        the limits and is reported on the drive's ``Swerve commands`` Alert. The command never
+        changes faster than ``max_acceleration`` (the velocity
         as a vector: speeding up, braking, turning round) and ``max_turn_acceleration``, and each
         loop's change is fed forward through the drive's kA (see
         :mod:`swervelib.pose_profile`)."""
@@ -481,6 +484,14 @@ class SwerveInput:
         assert self.pose_target is not None
         goal = self.pose_target()
         pose = drive.get_pose()
+        problem = pose_problem(goal, None)
+        if problem is not None:
+            # No goal this loop (NaN, infinite, beyond 1 km: a distance that overflows): brake to
+            # rest within the limits; the running command stays finite for the next good goal.
+            drive.refusals.refuse("SwerveInput.drive_to()", f"target {problem[1]}", "braking")
+            running.at_target = False
+            self._pose_command(drive, pose, (0.0, 0.0), 0.0)
+            return
         error = goal.translation() - pose.translation()
         distance = error.norm()
         turn = math.remainder(goal.rotation().radians() - pose.rotation().radians(), math.tau)
@@ -502,6 +513,15 @@ class SwerveInput:
         wanted = (0.0, 0.0)
         if distance > 1e-9:
             wanted = (error.X() / distance * speed, error.Y() / distance * speed)
+        self._pose_command(drive, pose, wanted, omega)
+
+    def _pose_command(
+        self, drive: SwerveDrive, pose: Pose2d, wanted: tuple[float, float], omega: float
+    ) -> None:
+        """Command the drive one acceleration step from the last command towards ``wanted``
+        (m/s, field frame) and ``omega`` (rad/s), its change fed forward through kA."""
+        running = self._running
+        dt = drive.loop_period
         # From the last command (the robot's velocity on entry), at most one acceleration step per
         # loop, braking included: a robot moving away from the goal or across its line turns
         # towards it, and one within the tolerance comes to rest, within the limits.

@@ -5,6 +5,7 @@ and it still stops on the pose, no later than a time-optimal profile allows (+10
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -141,3 +142,57 @@ def test_drive_to_pose_brakes_within_its_limits_and_stops_on_the_pose(
             assert arrived <= 1.1 * best
         speeds = drive.get_state().speeds
         assert math.hypot(speeds.vx, speeds.vy) < 0.02 and abs(speeds.omega) < 0.05
+
+
+@pytest.mark.parametrize(
+    "bad",
+    [
+        Pose2d(math.inf, 4.0, Rotation2d()),
+        Pose2d(math.nan, 4.0, Rotation2d()),
+        Pose2d(1.5e308, 1.5e308, Rotation2d()),  # finite, but its distance overflows to inf
+        Pose2d(5.0, 4.0, Rotation2d(math.nan)),
+    ],
+    ids=["inf", "nan", "1.5e308", "nan heading"],
+)
+def test_drive_to_pose_rides_out_a_target_that_is_not_usable_for_a_few_loops(
+    bad: Pose2d, monkeypatch: Any
+) -> None:
+    """A target function that gives an unusable pose for a few loops (a vision target lost)
+    brakes within the limits meanwhile, says so on the drive's Alert, and drives to the pose
+    once it is good again: the running command never becomes NaN."""
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        loops = [0]
+
+        def target() -> Pose2d:
+            loops[0] += 1
+            return bad if 20 <= loops[0] < 25 else AHEAD
+
+        to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(target)
+        sent: list[tuple[float, float, float]] = []
+        real_drive = drive.drive
+
+        def recording(speeds: ChassisSpeeds, **options: Any) -> None:
+            sent.append((speeds.vx, speeds.vy, speeds.omega))
+            real_drive(speeds, **options)
+
+        monkeypatch.setattr(drive, "drive", recording)
+        refused = drive.refusals.count
+        h.run(0.5, to_pose.apply)  # 25 loops: the bad target from the 20th to the 24th
+        refused_meanwhile = drive.refusals.count - refused
+        said = drive.refusals.last or ""
+        h.run(3.5, to_pose.apply)
+        steps = [math.dist(a[:2], b[:2]) for a, b in itertools.pairwise(sent)]
+        print(
+            f"\n[drive to pose, bad target ({bad.X():g}, {bad.Y():g}, {bad.rotation().radians():g})] "
+            f"commands finite: "
+            f"{all(math.isfinite(v) for s in sent for v in s)}; largest step "
+            f"{max(steps) / LOOP:.2f} m/s²; ends "
+            f"{drive.get_pose().translation().distance(AHEAD.translation()) * 100:.2f} cm from it"
+        )
+        assert all(math.isfinite(v) for speeds in sent for v in speeds)  # before: NaN for good
+        assert max(steps) <= to_pose.pose_max_acceleration * LOOP + 1e-9
+        assert to_pose.at_target  # before: stopped for good where the bad target came
+        assert drive.get_pose().translation().distance(AHEAD.translation()) <= 0.01
+        assert refused_meanwhile == 5 and "drive_to" in said  # one per loop without a target
+        assert drive.refusals.count == refused + 5  # (none after: before, one every loop)
