@@ -200,6 +200,16 @@ class SwerveInput:
             value = getattr(self, name)
             if not (math.isfinite(value) and value > 0.0):
                 raise ValueError(f"{name} must be a positive number, not {value!r}")
+        # (0 is never met: the robot hunts round the pose for good; NaN: it never moves)
+        try:
+            distance, angle = self.pose_tolerance
+            usable = distance > 0.0 and angle > 0.0
+        except (TypeError, ValueError):  # not a pair of numbers
+            usable = False
+        if not usable:
+            raise ValueError(
+                f"tolerance must be (metres, radians), two numbers > 0, not {self.pose_tolerance!r}"
+            )
 
     # -- construction -------------------------------------------------------------------------
     @classmethod
@@ -333,8 +343,8 @@ class SwerveInput:
     ) -> SwerveInput:
         """Ignore the sticks and drive to ``target`` (a field pose, or a function giving one each
         loop), translating and turning on trapezoidal profiles (m/s, m/s², rad/s, rad/s²) that
-        stop at the pose; ``tolerance``: (metres, radians) within which it comes to rest and
-        holds still. A loop whose target is not usable (NaN, infinite, beyond 1 km) brakes within
+        stop at the pose; ``tolerance``: (metres, radians), both > 0, within which it comes to
+        rest and holds still. A loop whose target is not usable (NaN, infinite, beyond 1 km) brakes within
         the limits and is reported on the drive's ``Swerve commands`` Alert. The command never
         changes faster than ``max_acceleration`` (the velocity
         as a vector: speeding up, braking, turning round) and ``max_turn_acceleration``, and each

@@ -383,6 +383,25 @@ def test_drive_to_pose_ignores_the_translation_offset() -> None:
     assert turned.last == pytest.approx(plain.last)
 
 
+@pytest.mark.parametrize(
+    "tolerance",
+    [(0.0, 0.01), (0.01, 0.0), (math.nan, 0.01), (0.01, math.nan), (-0.01, 0.01), 0.01, (0.01,)],
+)
+def test_a_drive_to_tolerance_that_cannot_be_met_is_refused_when_built(tolerance: Any) -> None:
+    """Before, each was taken: 0 was never met (in sim the robot hunted round the pose at
+    ±0.10 m/s and ±0.24 rad/s for good), NaN never moved the robot, and a bare number raised
+    TypeError from inside apply(), in the robot loop."""
+    stream = SwerveInput.of(lambda: 0.0, lambda: 0.0)
+    with pytest.raises(ValueError, match="tolerance must be"):
+        stream.drive_to(Pose2d(1.0, 0.0, Rotation2d()), tolerance=tolerance)
+    # infinite: that part is never asked for (here: turn on the spot, wherever the robot is)
+    turning = stream.drive_to(Pose2d(1.0, 0.0, Rotation2d(1.0)), tolerance=(math.inf, 0.01))
+    drive = Recorder()
+    turning.apply(drive)  # type: ignore[arg-type]
+    _, vx, vy, omega, _ = drive.last
+    assert vx == vy == 0.0 and omega > 0.0
+
+
 @pytest.mark.parametrize("radians", [math.nan, math.inf, -math.inf, 1e308, 2e6])
 def test_an_offset_that_is_not_an_angle_is_refused(radians: float) -> None:
     stream = SwerveInput.of(lambda: 0.0, lambda: 0.0)
