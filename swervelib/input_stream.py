@@ -49,6 +49,7 @@ from collections.abc import Callable
 from dataclasses import KW_ONLY, dataclass, field, replace
 from typing import TYPE_CHECKING, Any
 
+import wpilib
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
@@ -76,6 +77,9 @@ DEFAULT_POSE_TURN_ACCELERATION = 2 * math.pi  # rad/s²
 # Outside the tolerance, never slower than this fraction of the drive's top speed (and turn rate):
 # below it, a drive without a kS feedforward does not overcome its static friction.
 MIN_POSE_FRACTION = 0.02
+# A drive-to-pose command older than this (s: the drive's default command timeout) is history, not
+# what the robot does (disabled meanwhile, or not driven): start again from the robot's velocity.
+STALE_POSE_COMMAND_S = 0.1
 # An angle beyond this many radians is rounding noise, not a direction (as the drive's commands).
 MAX_OFFSET_RAD = 1e6
 
@@ -107,6 +111,7 @@ class _Running:
         self.command_count: int | None = None
         self.pose_velocity = (0.0, 0.0)  # the last drive-to-pose command, field frame (m/s)
         self.pose_turn = 0.0
+        self.pose_time: float | None = None  # when the last drive-to-pose command was given (s)
         self.at_target = False
 
 
@@ -343,7 +348,8 @@ class SwerveInput:
     ) -> SwerveInput:
         """Ignore the sticks and drive to ``target`` (a field pose, or a function giving one each
         loop), translating and turning on trapezoidal profiles (m/s, m/s², rad/s, rad/s²) that
-        stop at the pose; ``tolerance``: (metres, radians), both > 0, within which it comes to
+        stop at the pose, from the robot's velocity (on entry, and after more than 0.1 s without
+        a drive-to-pose command: disabled and enabled again); ``tolerance``: (metres, radians), both > 0, within which it comes to
         rest and holds still. A loop whose target is not usable (NaN, infinite, beyond 1 km) brakes within
         the limits and is reported on the drive's ``Swerve commands`` Alert. The command never
         changes faster than ``max_acceleration`` (the velocity
@@ -491,6 +497,13 @@ class SwerveInput:
 
     def _drive_to_pose(self, drive: SwerveDrive) -> None:
         running = self._running
+        now = wpilib.Timer.getFPGATimestamp()
+        last_time, running.pose_time = running.pose_time, now
+        if last_time is not None and not 0.0 <= now - last_time <= STALE_POSE_COMMAND_S:
+            # (e.g. disabled and enabled again: the robot stood still whatever it was asked)
+            moving = drive.get_field_relative_speeds()
+            running.pose_velocity = (moving.vx, moving.vy)
+            running.pose_turn = moving.omega
         assert self.pose_target is not None
         goal = self.pose_target()
         pose = drive.get_pose()

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from wpilib.simulation import DriverStationSim
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
@@ -196,3 +197,43 @@ def test_drive_to_pose_rides_out_a_target_that_is_not_usable_for_a_few_loops(
         assert drive.get_pose().translation().distance(AHEAD.translation()) <= 0.01
         assert refused_meanwhile == 5 and "drive_to" in said  # one per loop without a target
         assert drive.refusals.count == refused + 5  # (none after: before, one every loop)
+
+
+def test_drive_to_pose_enabled_again_starts_from_the_robot_at_rest(monkeypatch: Any) -> None:
+    """Disabled mid-approach at 2 m/s and enabled again a second later (the robot at rest), the
+    first command is one acceleration step from rest, not the 2 m/s asked before the disable:
+    even with ``command_timeout=None``, where no expired command says the robot stopped."""
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        monkeypatch.setattr(drive, "command_timeout", None)
+        to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(Pose2d(6.0, 4.0, Rotation2d()))
+        sent: list[ChassisSpeeds] = []
+        real_drive = drive.drive
+
+        def recording(speeds: ChassisSpeeds, **options: Any) -> None:
+            sent.append(speeds)
+            real_drive(speeds, **options)
+
+        monkeypatch.setattr(drive, "drive", recording)
+        h.run(0.8, to_pose.apply)
+        before = sent[-1]
+        DriverStationSim.setEnabled(False)
+        DriverStationSim.notifyNewData()
+        h.run(1.0)  # disabled: robotPeriodic only
+        at_rest = h.sim.true_speeds
+        DriverStationSim.setEnabled(True)
+        DriverStationSim.notifyNewData()
+        h.loop(to_pose.apply)
+        first = sent[-1]
+        step = math.hypot(first.vx - at_rest.vx, first.vy - at_rest.vy)
+        print(
+            f"\n[drive to pose, enabled again] before the disable {before.vx:.2f} m/s; at rest "
+            f"{math.hypot(at_rest.vx, at_rest.vy):.3f} m/s; first command {first.vx:.3f} m/s "
+            f"({step / LOOP:.1f} m/s² from the robot)"
+        )
+        assert math.hypot(before.vx, before.vy) > 1.9  # (mid-approach, at full speed)
+        assert math.hypot(at_rest.vx, at_rest.vy) < 0.01
+        # one step from the robot's velocity (its measured speed may be a few mm/s off the truth)
+        assert step <= to_pose.pose_max_acceleration * LOOP + 0.01  # before: 2.00 m/s in one loop
+        h.run(4.0, to_pose.apply)
+        assert to_pose.at_target
