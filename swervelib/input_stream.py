@@ -348,8 +348,8 @@ class SwerveInput:
     ) -> SwerveInput:
         """Ignore the sticks and drive to ``target`` (a field pose, or a function giving one each
         loop), translating and turning on trapezoidal profiles (m/s, m/s², rad/s, rad/s²) that
-        stop at the pose, from the robot's velocity (on entry, and after more than 0.1 s without
-        a drive-to-pose command: disabled and enabled again); ``tolerance``: (metres, radians), both > 0, within which it comes to
+        stop at the pose, from the robot's velocity (on entry, after a pose reset, and after more
+        than 0.1 s without a drive-to-pose command: disabled and enabled again); ``tolerance``: (metres, radians), both > 0, within which it comes to
         rest and holds still. A loop whose target is not usable (NaN, infinite, beyond 1 km) brakes within
         the limits and is reported on the drive's ``Swerve commands`` Alert. The command never
         changes faster than ``max_acceleration`` (the velocity
@@ -422,6 +422,14 @@ class SwerveInput:
             # the robot faces now rather than turn to the old number in the new frame.
             if running.pose_resets is not None:
                 running.target_heading = heading
+            if running.pose_resets is not None and self.mode is Mode.DRIVE_TO_POSE:
+                # The last drive-to-pose command is a field velocity of the old frame: go on from
+                # the robot's own velocity, in the new frame (its heading as reset just now).
+                measured = ChassisSpeeds.fromRobotRelativeSpeeds(
+                    drive.get_robot_relative_speeds(), Rotation2d(heading)
+                )
+                running.pose_velocity = (measured.vx, measured.vy)
+                running.pose_turn = measured.omega
             running.pose_resets = resets
         if running.command_count != drive.command_count and running.command_count is not None:
             running.mode = None  # another command drove the robot since: start from where it is

@@ -237,3 +237,41 @@ def test_drive_to_pose_enabled_again_starts_from_the_robot_at_rest(monkeypatch: 
         assert step <= to_pose.pose_max_acceleration * LOOP + 0.01  # before: 2.00 m/s in one loop
         h.run(4.0, to_pose.apply)
         assert to_pose.at_target
+
+
+@pytest.mark.parametrize("reset", ["zero_heading", "reset_pose"])
+def test_drive_to_pose_after_a_pose_reset_starts_from_the_robot_velocity(
+    reset: str, monkeypatch: Any
+) -> None:
+    """The field's frame turned under a robot driving to a pose at 2 m/s (the driver zeroes the
+    heading to 90°, or the pose is reset): the last command was a field velocity of the old
+    frame, so the robot is asked to go on as it goes, one acceleration step from its velocity,
+    not sideways at once."""
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        monkeypatch.setattr(h.sim, "follow_pose_resets", False)  # (the robot did not move)
+        to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(Pose2d(8.0, 4.0, Rotation2d()))
+        sent: list[ChassisSpeeds] = []
+        real_drive = drive.drive
+
+        def recording(speeds: ChassisSpeeds, **options: Any) -> None:
+            sent.append(speeds)
+            real_drive(speeds, **options)
+
+        monkeypatch.setattr(drive, "drive", recording)
+        h.run(1.0, to_pose.apply)
+        moving = h.sim.true_speeds  # robot-relative: 2 m/s forward, whatever the field's frame
+        if reset == "zero_heading":
+            drive.zero_heading(Rotation2d.fromDegrees(90.0))
+        else:
+            drive.reset_pose(Pose2d(4.0, 4.0, Rotation2d.fromDegrees(90.0)))
+        h.loop(to_pose.apply)
+        asked = ChassisSpeeds.fromFieldRelativeSpeeds(sent[-1], drive.get_pose().rotation())
+        step = math.hypot(asked.vx - moving.vx, asked.vy - moving.vy)
+        print(
+            f"\n[drive to pose, {reset} to 90°] robot at ({moving.vx:.2f}, {moving.vy:.2f}) m/s, "
+            f"asked ({asked.vx:.2f}, {asked.vy:.2f}) m/s next: {step / LOOP:.1f} m/s²"
+        )
+        assert math.hypot(moving.vx, moving.vy) > 1.9 and moving.vx > 0.0
+        # one limit step from the robot's velocity (REV's measured speed is a few cm/s off it)
+        assert step <= to_pose.pose_max_acceleration * LOOP + 0.05  # before: 141 m/s²
