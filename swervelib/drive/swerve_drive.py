@@ -889,11 +889,16 @@ class SwerveDrive(DriveSwitches):
         Each wheel takes the shortest way: with optimisation on (the default), a wheel more than
         90° away faces the opposite way, which is the same line with the drive reversed, and the
         drive speed is 0 either way. A direction that is not finite (or beyond 1e6 rad) is
-        refused: the drive stops and the ``Swerve commands`` Alert says why.
+        refused: the drive stops and the ``Swerve commands`` Alert says why. The protective stop
+        (``diagnostics.protective_stop``) stops the drive here as in :meth:`drive`.
         """
         if not usable_rotation(direction):
             why = f"direction {shown_number(direction.radians())} rad is not finite (or > 1e6 rad)"
             self._refuse("point_wheels_at()", why)
+            return
+        diagnostics = self.diagnostics
+        if diagnostics.runaway and diagnostics.should_stop:  # (it steers, as drive() does)
+            self.stop()
             return
         angle_deg = direction.degrees()
         self._targets = [

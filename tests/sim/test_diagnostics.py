@@ -6,6 +6,7 @@ import math
 import random
 from dataclasses import replace
 
+from wpimath.geometry import Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive
@@ -68,6 +69,41 @@ def test_runaway_angle_motor_is_named() -> None:
         h.drive.stop()
         h.run(3.0)  # not commanded: the alert clears
         assert h.drive.diagnostics.runaway == set()
+
+
+def test_protective_stop_holds_point_wheels_at_too() -> None:
+    """point_wheels_at turns the modules as drive() does, so a module running away spins on
+    under it: with the protective stop on, it stops the drive as drive() does."""
+    with simulated(truth=lambda t: t.with_corner("frontleft", angle_reversed=True)) as h:
+        drive = h.drive
+        drive.diagnostics.protective_stop = True
+        point = Rotation2d.fromDegrees(60.0)
+        counts = {"reported": 0, "steered": 0}
+
+        def pointing(d: SwerveDrive) -> None:
+            reported = bool(d.diagnostics.runaway)
+            d.point_wheels_at(point)
+            if reported:
+                counts["reported"] += 1
+                counts["steered"] += any(m.is_commanded for m in d.modules)
+
+        try:
+            turned = 0.0
+            before = h.sim.true_module_angles["frontleft"]
+            for _ in range(200):  # 4 s
+                h.loop(pointing)
+                now = h.sim.true_module_angles["frontleft"]
+                turned += abs((now - before).degrees())
+                before = now
+            print(
+                f"\n[protective stop, point_wheels_at] runaway reported in {counts['reported']} "
+                f"loops, modules steered in {counts['steered']} of them; frontleft turned "
+                f"{turned:.0f}° in 4 s"
+            )
+            assert counts["reported"] > 0
+            assert counts["steered"] == 0  # before: every loop (the runaway spun on: 1310° in 4 s)
+        finally:
+            drive.diagnostics.protective_stop = False
 
 
 def test_protective_stop_is_off_by_default_and_stops_when_on() -> None:
