@@ -349,13 +349,14 @@ class SwerveInput:
         """Ignore the sticks and drive to ``target`` (a field pose, or a function giving one each
         loop), translating and turning on trapezoidal profiles (m/s, m/s², rad/s, rad/s²) that
         stop at the pose, from the robot's velocity (on entry, after a pose reset, and after more
-        than 0.1 s without a drive-to-pose command: disabled and enabled again); ``tolerance``: (metres, radians), both > 0, within which it comes to
-        rest and holds still. A loop whose target is not usable (NaN, infinite, beyond 1 km) brakes within
-        the limits and is reported on the drive's ``Swerve commands`` Alert. The command never
-        changes faster than ``max_acceleration`` (the velocity
-        as a vector: speeding up, braking, turning round) and ``max_turn_acceleration``, and each
-        loop's change is fed forward through the drive's kA (see
-        :mod:`swervelib.pose_profile`)."""
+        than 0.1 s without a drive-to-pose command: disabled and enabled again); ``tolerance``:
+        (metres, radians), both > 0, within which it comes to rest and holds still. The command
+        never changes faster than ``max_acceleration`` (the velocity as a vector: speeding up,
+        braking, turning round) and ``max_turn_acceleration``, nor than the drive's own
+        ``DriveOptions`` acceleration limits where lower, and each loop's change is fed forward
+        through the drive's kA (see :mod:`swervelib.pose_profile`). A loop whose target is not
+        usable (NaN, infinite, beyond 1 km) brakes within the limits and is reported on the
+        drive's ``Swerve commands`` Alert."""
         source = target if callable(target) else (lambda: target)
         return replace(
             self,
@@ -532,19 +533,30 @@ class SwerveInput:
         running.at_target = distance <= tolerance and abs(turn) <= angle_tolerance
         # On braking curves that stop at the goal (swervelib.pose_profile); within a tolerance,
         # nothing more is asked: the command comes to rest at the acceleration limit below.
+        acceleration, turn_acceleration = self._pose_limits(drive)
         speed = omega = 0.0
         if distance > tolerance:
-            speed = approach_speed(distance, self.pose_max_speed, self.pose_max_acceleration, dt)
+            speed = approach_speed(distance, self.pose_max_speed, acceleration, dt)
             speed = max(speed, MIN_POSE_FRACTION * drive.max_speed)
         if abs(turn) > angle_tolerance:
-            omega = approach_speed(
-                abs(turn), self.pose_max_turn_rate, self.pose_max_turn_acceleration, dt
-            )
+            omega = approach_speed(abs(turn), self.pose_max_turn_rate, turn_acceleration, dt)
             omega = math.copysign(max(omega, MIN_POSE_FRACTION * drive.max_angular_velocity), turn)
         wanted = (0.0, 0.0)
         if distance > 1e-9:
             wanted = (error.X() / distance * speed, error.Y() / distance * speed)
         self._pose_command(drive, pose, wanted, omega)
+
+    def _pose_limits(self, drive: SwerveDrive) -> tuple[float, float]:
+        """The acceleration limits (m/s², rad/s²): drive_to's, or the drive's own
+        (``DriveOptions``) where lower, which would otherwise hold the command back from the
+        braking curve and make the robot pass the pose."""
+        options = drive.options
+        linear, angular = self.pose_max_acceleration, self.pose_max_turn_acceleration
+        if options.max_linear_acceleration:
+            linear = min(linear, options.max_linear_acceleration)
+        if options.max_angular_acceleration:
+            angular = min(angular, options.max_angular_acceleration)
+        return linear, angular
 
     def _pose_command(
         self, drive: SwerveDrive, pose: Pose2d, wanted: tuple[float, float], omega: float
@@ -558,8 +570,9 @@ class SwerveInput:
         # towards it, and one within the tolerance comes to rest, within the limits.
         last_vx, last_vy = running.pose_velocity
         last_omega = running.pose_turn
-        vx, vy = limited_step((last_vx, last_vy), wanted, self.pose_max_acceleration * dt)
-        (omega,) = limited_step((last_omega,), (omega,), self.pose_max_turn_acceleration * dt)
+        linear_limit, turn_limit = self._pose_limits(drive)
+        vx, vy = limited_step((last_vx, last_vy), wanted, linear_limit * dt)
+        (omega,) = limited_step((last_omega,), (omega,), turn_limit * dt)
         running.pose_velocity = (vx, vy)
         running.pose_turn = omega
         if vx == vy == omega == 0.0:

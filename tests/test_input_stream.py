@@ -13,6 +13,7 @@ from hypothesis import strategies as st
 from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveDrive4Kinematics
 
+from swervelib.drive.options import DriveOptions
 from swervelib.input_stream import Curve, SwerveInput
 
 
@@ -30,6 +31,7 @@ class Recorder:
     last: tuple[Any, ...] = ()
     turn_rate: float = 0.0
     feedforwards: Any = None  # (drive to pose: each module's acceleration)
+    options: DriveOptions = field(default_factory=DriveOptions)
     kinematics: Any = field(
         default_factory=lambda: SwerveDrive4Kinematics(
             *(Translation2d(x, y) for x, y in ((0.3, 0.3), (0.3, -0.3), (-0.3, 0.3), (-0.3, -0.3)))

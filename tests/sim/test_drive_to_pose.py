@@ -15,6 +15,7 @@ from wpilib.simulation import DriverStationSim
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
+from swervelib.drive.options import DriveOptions
 from swervelib.input_stream import SwerveInput
 from tests.drive.harness import LOOP, simulated
 
@@ -275,3 +276,31 @@ def test_drive_to_pose_after_a_pose_reset_starts_from_the_robot_velocity(
         assert math.hypot(moving.vx, moving.vy) > 1.9 and moving.vx > 0.0
         # one limit step from the robot's velocity (REV's measured speed is a few cm/s off it)
         assert step <= to_pose.pose_max_acceleration * LOOP + 0.05  # before: 141 m/s²
+
+
+def test_drive_to_pose_keeps_to_the_drive_s_own_lower_acceleration_limits() -> None:
+    """With DriveOptions limiting the drive's acceleration below drive_to's (1.5 against 3 m/s²,
+    3 against 2π rad/s²), drive_to's braking curve must be the drive's: one it cannot follow
+    passes the pose and swings round it."""
+    goal = Pose2d(5.0, 4.0, Rotation2d.fromDegrees(90.0))
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        drive.options = DriveOptions(max_linear_acceleration=1.5, max_angular_acceleration=3.0)
+        to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
+        passed = 0.0
+        arrived = None
+        for loop in range(round(6.0 / LOOP)):
+            h.loop(to_pose.apply)
+            h.observe()
+            passed = max(passed, h.sim.true_pose.X() - goal.X())
+            if to_pose.at_target and arrived is None:
+                arrived = (loop + 1) * LOOP
+        miss = h.sim.true_pose.translation().distance(goal.translation())
+        print(
+            f"\n[drive to pose, drive limited to 1.5 m/s², 3 rad/s²] passed the pose by "
+            f"{passed * 100:.1f} cm; at the pose after {arrived} s; truth {miss * 100:.2f} cm "
+            "from it at 6 s"
+        )
+        assert passed < 0.01  # before: 75 cm past it, then swinging round it
+        assert arrived is not None and to_pose.at_target
+        assert miss < 0.02
