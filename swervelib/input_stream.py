@@ -548,14 +548,23 @@ class SwerveInput:
 
     def _pose_limits(self, drive: SwerveDrive) -> tuple[float, float]:
         """The acceleration limits (m/s², rad/s²): drive_to's, or the drive's own
-        (``DriveOptions``) where lower, which would otherwise hold the command back from the
-        braking curve and make the robot pass the pose."""
+        (``DriveOptions``, and the setpoint generator's module acceleration: the chassis's, and
+        turning, over the furthest module's radius) where lower, which would otherwise hold the
+        command back from the braking curve and make the robot pass the pose. (Translating and
+        turning at once under the setpoint generator, the modules need more than either: not
+        covered.)"""
         options = drive.options
         linear, angular = self.pose_max_acceleration, self.pose_max_turn_acceleration
         if options.max_linear_acceleration:
             linear = min(linear, options.max_linear_acceleration)
         if options.max_angular_acceleration:
             angular = min(angular, options.max_angular_acceleration)
+        generator = options.setpoint_limits
+        if generator is not None:
+            module = generator.max_drive_acceleration
+            radius = max(m.location.norm() for m in drive.modules)
+            linear = min(linear, module)
+            angular = min(angular, module / radius) if radius > 0.0 else angular
         return linear, angular
 
     def _pose_command(
