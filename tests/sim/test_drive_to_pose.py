@@ -88,7 +88,7 @@ def test_drive_to_pose_brakes_within_its_limits_and_stops_on_the_pose(
             sent.append((speeds.vx, speeds.vy, speeds.omega))
             real_drive(speeds, **options)
 
-        monkeypatch.setattr(drive, "drive", recording)
+        monkeypatch.setitem(vars(drive), "drive", recording)  # (undone: deleted)
         measured = drive.get_field_relative_speeds()  # what drive_to starts from
         previous = (measured.vx, measured.vy, measured.omega)
         error = case.goal.translation() - drive.get_pose().translation()
@@ -178,7 +178,7 @@ def test_drive_to_pose_rides_out_a_target_that_is_not_usable_for_a_few_loops(
             sent.append((speeds.vx, speeds.vy, speeds.omega))
             real_drive(speeds, **options)
 
-        monkeypatch.setattr(drive, "drive", recording)
+        monkeypatch.setitem(vars(drive), "drive", recording)  # (undone: deleted)
         refused = drive.refusals.count
         h.run(0.5, to_pose.apply)  # 25 loops: the bad target from the 20th to the 24th
         refused_meanwhile = drive.refusals.count - refused
@@ -215,7 +215,7 @@ def test_drive_to_pose_enabled_again_starts_from_the_robot_at_rest(monkeypatch: 
             sent.append(speeds)
             real_drive(speeds, **options)
 
-        monkeypatch.setattr(drive, "drive", recording)
+        monkeypatch.setitem(vars(drive), "drive", recording)  # (undone: deleted)
         h.run(0.8, to_pose.apply)
         before = sent[-1]
         DriverStationSim.setEnabled(False)
@@ -259,7 +259,7 @@ def test_drive_to_pose_after_a_pose_reset_starts_from_the_robot_velocity(
             sent.append(speeds)
             real_drive(speeds, **options)
 
-        monkeypatch.setattr(drive, "drive", recording)
+        monkeypatch.setitem(vars(drive), "drive", recording)  # (undone: deleted)
         h.run(1.0, to_pose.apply)
         moving = h.sim.true_speeds  # robot-relative: 2 m/s forward, whatever the field's frame
         if reset == "zero_heading":
