@@ -4,11 +4,17 @@ in simulation on the wall clock, as phoenix5's simulated status frames are."""
 from __future__ import annotations
 
 import time
+from collections.abc import Callable, Iterator
+from typing import Any
 
+import phoenix5
 import pytest
+from wpilib.simulation import DriverStationSim
+from wpimath.kinematics import ChassisSpeeds
 
 from swervelib import SwerveDrive, TelemetryVerbosity
 from swervelib.angles import module_angle
+from swervelib.devices.ctre5.talonsrx import TalonSRXMotor
 from tests.conftest import DEPLOY
 
 LOOP_S = 0.02
@@ -68,3 +74,127 @@ def test_what_the_phoenix5_loop_reads_is_in_slots() -> None:
         assert [m.absolute_read_issue for m in drive.modules] == [False] * 4
     finally:
         drive.stop()
+
+
+class _Silent:
+    """A Talon SRX that does not answer, seen through phoenix5: each read gives the last frame's
+    value and ``getLastError()`` says ``RxTimeout``; commands go nowhere. (phoenix5's simulator
+    cannot unplug a Talon: its slowest feedback frame, 255 ms, is still read as fresh.)"""
+
+    def __init__(self, talon: phoenix5.TalonSRX) -> None:
+        self._talon = talon
+        self._position = talon.getSelectedSensorPosition(0)
+        self._velocity = talon.getSelectedSensorVelocity(0)
+
+    def getSelectedSensorPosition(self, *_: Any) -> float:
+        return self._position
+
+    def getSelectedSensorVelocity(self, *_: Any) -> float:
+        return self._velocity
+
+    def getLastError(self) -> phoenix5.ErrorCode:
+        return phoenix5.ErrorCode.RxTimeout
+
+    def getFaults(self, _: Any) -> phoenix5.ErrorCode:
+        return phoenix5.ErrorCode.RxTimeout
+
+    def set(self, *_: Any) -> None:
+        pass
+
+    def neutralOutput(self) -> None:
+        pass
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._talon, name)
+
+
+class _RealTime:
+    """Robot loops on the wall clock, as phoenix5's frames are: periodic(), the command, then the
+    rest of the 20 ms (the drive steps its own simulated robot by the time that passed)."""
+
+    def __init__(self, drive: SwerveDrive) -> None:
+        self.drive = drive
+        self._tick = time.monotonic()
+
+    def loop(self, command: Callable[[SwerveDrive], None] | None = None) -> None:
+        self.drive.periodic()
+        if command is not None:
+            command(self.drive)
+        self._tick += LOOP_S
+        time.sleep(max(0.0, self._tick - time.monotonic()))
+
+    def pose_error(self) -> float:
+        sim = self.drive.simulation
+        assert sim is not None
+        return self.drive.get_pose().translation().distance(sim.true_pose.translation())
+
+
+def _forward_turning(drive: SwerveDrive) -> None:
+    drive.drive(ChassisSpeeds(1.0, 0.0, 0.6), field_relative=True)
+
+
+@pytest.fixture
+def driving() -> Iterator[_RealTime]:
+    """A phoenix5 drive, enabled, placed where its simulated robot is, driving for a second."""
+    DriverStationSim.setEnabled(True)
+    DriverStationSim.notifyNewData()
+    drive = SwerveDrive.from_directory(
+        DEPLOY / "talonsrx_pigeon", verbosity=TelemetryVerbosity.NONE
+    )
+    robot = _RealTime(drive)
+    try:
+        for _ in range(25):
+            robot.loop()
+        assert drive.simulation is not None
+        drive.reset_pose(drive.simulation.true_pose)
+        for _ in range(50):
+            robot.loop(_forward_turning)
+        yield robot
+    finally:
+        drive.stop()
+        DriverStationSim.setEnabled(False)
+        DriverStationSim.notifyNewData()
+
+
+def test_a_dead_talonsrx_drive_motor_is_estimated_and_comes_back_without_a_jump(
+    driving: _RealTime, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A Talon SRX drive motor that stops answering (its reads fail, its wheel rolls unpowered)
+    while the robot drives and turns: its frozen reading made odometry 0.35 m short of 1.7 m; the
+    drive estimates the wheel from the other three and the Pigeon (about 0.01 m off), names it on
+    the Alert, and when the Talon answers again (its reading ahead by all the wheel rolled) the
+    pose does not jump (it did, 0.35 m more than the robot moved in that loop)."""
+    drive = driving.drive
+    module = drive.modules[0]
+    motor = module.drive_motor
+    assert isinstance(motor, TalonSRXMotor)
+    talon = motor.talon
+    monkeypatch.setattr(motor, "talon", _Silent(talon))
+    monkeypatch.setattr(motor.sim, "applied_voltage", lambda: 0.0)  # a dead Talon drives nothing
+    for _ in range(100):
+        driving.loop(_forward_turning)
+    frozen = module.raw_drive_m
+    error = driving.pose_error()
+    alert = drive.stand_in.alert.active
+    assert error < 0.06, error
+    assert alert is not None and alert.startswith("drive reading not live on frontleft"), alert
+    assert drive.get_state().module_positions[0].distance == frozen  # shown as read
+    monkeypatch.undo()  # it answers again
+    sim = drive.simulation
+    assert sim is not None
+    steps = []  # how far each loop's pose step is from the simulated robot's
+    for _ in range(100):
+        before, truth_before = drive.get_pose(), sim.true_pose
+        driving.loop(_forward_turning)
+        step = drive.get_pose().translation() - before.translation()
+        truth_step = sim.true_pose.translation() - truth_before.translation()
+        steps.append(step.distance(truth_step))
+    back_error = driving.pose_error()
+    print(
+        f"\n[dead talonsrx] pose error {error:.3f} m; back: {back_error:.3f} m, step {max(steps):.3f}"
+    )
+    assert module.raw_drive_m > frozen + 0.3  # its reading took up what the wheel rolled
+    assert max(steps) < 0.05, max(steps)  # (a frame late for a loop: 0.02 m, 1 m/s)
+    assert back_error < 0.08, back_error
+    assert drive.stand_in.alert.active is None
+    assert not drive.stand_in.estimated
