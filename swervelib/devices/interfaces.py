@@ -151,6 +151,13 @@ class SwerveMotor(Device):
         adapter can tell; this default cannot (its readings are always believed)."""
         return False
 
+    def recheck_reading(self) -> None:
+        """Called by the drive once per loop, after its odometry, while :meth:`get_position` is
+        not live: an adapter whose getter can tell that this loop's reading was good calls
+        ``callback(True)`` now, so a frame late for a loop or two is not a dead wheel until the
+        next health check. This default (and a Spark's: only its health check can tell) does
+        nothing."""
+
     @property
     @abstractmethod
     def sim(self) -> MotorSim:
@@ -216,7 +223,9 @@ class ReadingWatch:
     :meth:`SwerveMotor.watch_reading` it offers. The getter's failure branch (already there, so
     a healthy reading pays nothing) calls :meth:`_lose_reading`; :meth:`~Device.fault`, the health
     check run about once a second, calls :meth:`_regain_reading` when the device answers (or
-    :meth:`_lose_reading` for an adapter whose getter cannot tell). Each change is told once.
+    :meth:`_lose_reading` for an adapter whose getter cannot tell), and so does
+    :meth:`SwerveMotor.recheck_reading` of an adapter that knows this loop's read was good (the
+    drive's call each loop while the reading is not live). Each change is told once.
     Put it before the interface (``class X(ReadingWatch, SwerveMotor)``)."""
 
     reading_lost: bool = False

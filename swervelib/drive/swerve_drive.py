@@ -518,9 +518,13 @@ class SwerveDrive(DriveSwitches):
             self._yaw_rate = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE / dt
         # each wheel's roll along the direction it rolled in (half-way through its turn)
         rolled = odometry_positions(positions, distances, angles, turns)
-        if self._estimated_wheels is not None:  # a drive reading not live (or back, with an offset)
+        stand_in = self._estimated_wheels
+        if stand_in is not None:  # a drive reading not live (or back, with an offset)
             turn = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE
-            rolled = self._estimated_wheels.adjust(rolled, self._distances, distances, turn)
+            rolled = stand_in.adjust(rolled, self._distances, distances, turn)
+            # a reading good again this loop (its jump taken up just now) is used from the next
+            for index in tuple(stand_in.estimated):
+                self.modules[index].drive_motor.recheck_reading()
         self._positions = positions
         self._distances = distances
         self._pose = pose = self.estimator.updateWithTime(now, _from_degrees(yaw.yaw_deg), rolled)

@@ -855,6 +855,39 @@ def test_motor_not_answering_fault(type_name: str) -> None:
         motor.sim.set_connected(True)
 
 
+class _LateSignal:
+    """A status signal whose frame is late for a refresh (phoenix6 says ``RX_TIMEOUT``)."""
+
+    def __init__(self, signal: Any) -> None:
+        self._signal = signal
+        self.status = StatusCode.RX_TIMEOUT
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._signal, name)
+
+
+def test_a_drive_reading_late_for_one_loop_is_live_again_the_next() -> None:
+    """A Talon FX drive motor whose position is not OK for one refresh tells the drive its reading
+    is not live; the drive's recheck after the next loop's good read (``recheck_reading``) hears
+    it is live again at once, not at the health check about a second later."""
+    motor = build_motor(motor_settings("krakenx60", Role.DRIVE, False))
+    assert isinstance(motor, TalonFXMotor)
+    assert eventually(lambda: motor.fault() is None, [motor])
+    told: list[bool] = []
+    assert motor.watch_reading(told.append)
+    real = motor._position
+    late = _LateSignal(real)
+    motor._position = motor._signals[0] = late  # this loop's refresh: the position's frame late
+    motor.get_position()
+    motor.recheck_reading()  # not live yet
+    assert told == [False]
+    motor._position = motor._signals[0] = real
+    motor.refresh()
+    motor.get_position()
+    motor.recheck_reading()
+    assert told == [False, True]
+
+
 # --------------------------------------------------------------------------------------------
 # CANcoder
 # --------------------------------------------------------------------------------------------

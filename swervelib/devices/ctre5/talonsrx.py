@@ -373,6 +373,10 @@ class TalonSRXMotor(ReadingWatch, SwerveMotor):
         except Exception:
             return math.nan
 
+    def recheck_reading(self) -> None:
+        if self._read_error is None:  # this loop's reads (since refresh()) were answered
+            self._regain_reading()
+
     def fault(self) -> str | None:
         reported = self._debounce.reported
         if reported is None:

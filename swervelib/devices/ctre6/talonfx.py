@@ -239,6 +239,10 @@ class _PhoenixTalon(ReadingWatch, SignalDevice, SwerveMotor):
     def get_current_amps(self) -> float:
         return _fresh(self.device.get_stator_current)
 
+    def recheck_reading(self) -> None:
+        if signal_fault(self._signals) is None:  # this loop's refresh was answered, not NaN
+            self._regain_reading()
+
     def fault(self) -> str | None:
         text = signal_fault(self._signals)
         if text is None:  # a neutral mode not taken is tried again only while the Talon answers
