@@ -24,9 +24,13 @@ one included.
 The distance the estimator sees is the reading plus an offset, which the stand-in keeps: while the
 reading is frozen the offset grows by each loop's estimate, and the loop the reading comes back
 (whatever the wheel rolled meanwhile) it absorbs the jump, so the distance the estimator sees never
-jumps. Once live again the module's own reading goes on from there, plus the offset, until the next
-pose reset (:meth:`WheelStandIn.forget_offsets`), when the estimator starts again from the readings
-as they are. ``DriveState`` and the telemetry always show the readings as read.
+jumps. Once live again the module's own reading goes on from there, and the offset goes back to
+zero by at most :data:`RETURN_M_PER_LOOP` a loop: the reading holds all the wheel rolled, what
+it rolled before the loss was noticed (up to a health check's second for a Spark) included, which
+comes back into odometry without a jump. A pose reset (:meth:`WheelStandIn.forget_offsets`)
+starts the estimator again from the readings as they are; a module estimated across it keeps the
+offset it has when it answers (its catch-up is partly from before the reset). ``DriveState`` and
+the telemetry always show the readings as read.
 """
 
 from __future__ import annotations
@@ -43,6 +47,10 @@ from swervelib.devices.faults import FaultAlert
 # they do not see (all parallel, or within about 2°): it gets no motion. Seen through so small a
 # share of a wheel's roll, it would take that wheel's every millimetre of error thirty-fold.
 _UNSEEN = 1e-3
+
+# Once a module's reading is live again, its offset goes back to zero by at most this much per
+# loop (metres): the reading holds all the wheel rolled, before the loss was noticed included.
+RETURN_M_PER_LOOP = 0.02
 
 
 def chassis_motion(
@@ -137,6 +145,11 @@ class WheelStandIn:
         self.names = tuple(names)
         self.locations = tuple(locations)
         self.offsets = [0.0] * len(self.names)
+        # The offset each module's distance settles to once its reading is live again: 0 (its
+        # reading holds all the wheel rolled), or, for a module estimated across a pose reset
+        # (``_kept``), the offset it has then (its catch-up is partly from before the reset)
+        self.settle_to = [0.0] * len(self.names)
+        self._kept: set[int] = set()
         self.estimated: set[int] = set()  # modules whose wheel is estimated
         self._on_active = on_active
         self._active = False
@@ -148,6 +161,9 @@ class WheelStandIn:
         def changed(live: bool) -> None:
             if live:
                 self.estimated.discard(index)
+                if index in self._kept:  # estimated across a pose reset: its offset stays
+                    self._kept.discard(index)
+                    self.settle_to[index] = self.offsets[index]
             else:
                 self.estimated.add(index)
             self._update()
@@ -190,7 +206,11 @@ class WheelStandIn:
         )
 
     def forget_offsets(self) -> None:
-        """The estimator starts again from the readings (a pose reset): no offsets from here."""
+        """The estimator starts again from the readings (a pose reset): no offsets from here. A
+        module still estimated will catch up, once live, on what it rolled before the reset too:
+        its offset then stays as it is (what it rolled since is what was estimated)."""
+        self.settle_to = [0.0] * len(self.names)
+        self._kept = set(self.estimated)
         self.offsets = [0.0] * len(self.names)
         self._update()
 
@@ -218,9 +238,22 @@ class WheelStandIn:
             for i in estimated:
                 roll = wheel_roll(motion, turn_rad, *self.locations[i], angles[i])
                 offsets[i] += roll - (now[i] - before[i])  # the reading's own change is not used
-        return tuple(
+        settled = False
+        settle_to = self.settle_to
+        for i, offset in enumerate(offsets):
+            gap = offset - settle_to[i]
+            if gap and i not in estimated:  # live again: back to its own reading, gently
+                if -RETURN_M_PER_LOOP <= gap <= RETURN_M_PER_LOOP:
+                    offsets[i] = settle_to[i]
+                    settled = True
+                else:
+                    offsets[i] = offset - math.copysign(RETURN_M_PER_LOOP, gap)
+        adjusted = tuple(
             [
                 SwerveModulePosition(p.distance + offset, p.angle) if offset else p
                 for p, offset in zip(positions, offsets, strict=True)
             ]
         )
+        if settled:  # an offset settled (to zero, mostly): maybe nothing is left to adjust
+            self._update()
+        return adjusted

@@ -214,8 +214,9 @@ def test_one_late_feedback_frame_is_not_a_dead_drive_wheel(driving: _RealTime) -
     load: every drive Talon at once, twice in 40 s). That loop's frozen readings are estimated,
     but from the next loop, whose reads are good again, the wheels are their own. They were
     estimated, and the warning shown, until each one's health check came round (41 more loops
-    with all four late; the pose 0.09 m off, from 0.02). Now 0 more loops; with no wheel live for
-    that loop and the next (whose jump is taken up) the pose misses their 0.04 m (0.06 m off)."""
+    with all four late; the pose 0.09 m off, from 0.02). Now 0 more loops; the 0.04 m of that
+    loop and the next (no wheel live, the next one's jump taken up) the wheels' readings bring
+    back once live (0.021 m off; 0.058 m while the offsets stayed until a pose reset)."""
     drive = driving.drive
     motors = [m.drive_motor for m in drive.modules]
     talons = []
@@ -237,5 +238,5 @@ def test_one_late_feedback_frame_is_not_a_dead_drive_wheel(driving: _RealTime) -
         f"\n[late frame] estimated {estimated_loops} loops more; error {error_before:.3f} -> {error:.3f} m"
     )
     assert estimated_loops == 0, estimated_loops
-    assert error < error_before + 0.055, (error_before, error)
+    assert error < error_before + 0.02, (error_before, error)
     assert drive.stand_in.alert.active is None
