@@ -151,6 +151,11 @@ class WheelStandIn:
         self.settle_to = [0.0] * len(self.names)
         self._kept: set[int] = set()
         self.estimated: set[int] = set()  # modules whose wheel is estimated
+        # Modules found live again since the last loop: stood in for one loop more, since the
+        # reading this loop may still be the frozen one, and the jump come a loop later (a
+        # Spark's fault read answered before its position frame came in): either way the loop's
+        # change is taken up by the offset, never put into the pose.
+        self._returning: set[int] = set()
         self._on_active = on_active
         self._active = False
         self.alert = FaultAlert("Swerve odometry", wpilib.Alert.AlertType.kWarning)
@@ -160,7 +165,9 @@ class WheelStandIn:
 
         def changed(live: bool) -> None:
             if live:
-                self.estimated.discard(index)
+                if index in self.estimated:
+                    self.estimated.discard(index)
+                    self._returning.add(index)
                 if index in self._kept:  # estimated across a pose reset: its offset stays
                     self._kept.discard(index)
                     self.settle_to[index] = self.offsets[index]
@@ -184,7 +191,7 @@ class WheelStandIn:
                     "wheel distance estimated from the other modules and the gyro"
                 )
         self.alert.update(text)
-        active = bool(dead) or any(self.offsets)
+        active = bool(dead) or bool(self._returning) or any(self.offsets)
         if active != self._active:
             self._active = active
             self._on_active(active)
@@ -227,6 +234,13 @@ class WheelStandIn:
         ``turn_rad``: the rotation the estimator gets for this loop."""
         estimated = self.estimated
         offsets = self.offsets
+        returning = self._returning
+        if returning:  # (see __init__: one loop more)
+            estimated = estimated | returning
+            returning.clear()
+            settled = True  # (nothing may be left to adjust after this loop)
+        else:
+            settled = False
         if estimated:
             angles = [p.angle.radians() for p in positions]
             live = [
@@ -238,7 +252,6 @@ class WheelStandIn:
             for i in estimated:
                 roll = wheel_roll(motion, turn_rad, *self.locations[i], angles[i])
                 offsets[i] += roll - (now[i] - before[i])  # the reading's own change is not used
-        settled = False
         settle_to = self.settle_to
         for i, offset in enumerate(offsets):
             gap = offset - settle_to[i]
