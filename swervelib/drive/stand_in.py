@@ -153,8 +153,8 @@ class WheelStandIn:
         self.estimated: set[int] = set()  # modules whose wheel is estimated
         # Modules found live again since the last loop: stood in for one loop more, since the
         # reading this loop may still be the frozen one, and the jump come a loop later (a
-        # Spark's fault read answered before its position frame came in): either way the loop's
-        # change is taken up by the offset, never put into the pose.
+        # fault read may be answered before the next position frame comes in): either way the
+        # loop's change is taken up by the offset, never put into the pose.
         self._returning: set[int] = set()
         self._on_active = on_active
         self._active = False
