@@ -68,6 +68,23 @@ def fastest(distance: float, entry: float, top: float, acceleration: float) -> f
     return ramps + cruise / peak
 
 
+def recorded_commands(monkeypatch: Any, drive: Any) -> list[tuple[float, float, float]]:
+    """Every command drive_to gives ``drive`` from now on, as (vx, vy, omega), passed on to the
+    drive; each is field-relative speeds, or a plain zero to hold still. (Put in the drive's
+    instance dict and deleted when the test ends: ``monkeypatch.setattr`` on the instance would put
+    the bound method back into that dict, which the drive's slots test forbids.)"""
+    sent: list[tuple[float, float, float]] = []
+    real_drive = drive.drive
+
+    def recording(speeds: ChassisSpeeds, **options: Any) -> None:
+        assert options.get("field_relative") or speeds == ChassisSpeeds()
+        sent.append((speeds.vx, speeds.vy, speeds.omega))
+        real_drive(speeds, **options)
+
+    monkeypatch.setitem(vars(drive), "drive", recording)
+    return sent
+
+
 @pytest.mark.parametrize("name", list(CASES))
 def test_drive_to_pose_brakes_within_its_limits_and_stops_on_the_pose(
     name: str, monkeypatch: Any
@@ -79,16 +96,7 @@ def test_drive_to_pose_brakes_within_its_limits_and_stops_on_the_pose(
             entry = case.entry
             h.run(ENTRY_S, lambda d: d.drive(entry, field_relative=True))
         to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(case.goal)
-        sent: list[tuple[float, float, float]] = []
-        real_drive = drive.drive
-
-        def recording(speeds: ChassisSpeeds, **options: Any) -> None:
-            # drive_to asks field-relative speeds, or a plain zero to hold still
-            assert options.get("field_relative") or speeds == ChassisSpeeds()
-            sent.append((speeds.vx, speeds.vy, speeds.omega))
-            real_drive(speeds, **options)
-
-        monkeypatch.setitem(vars(drive), "drive", recording)  # (undone: deleted)
+        sent = recorded_commands(monkeypatch, drive)
         measured = drive.get_field_relative_speeds()  # what drive_to starts from
         previous = (measured.vx, measured.vy, measured.omega)
         error = case.goal.translation() - drive.get_pose().translation()
@@ -171,14 +179,7 @@ def test_drive_to_pose_rides_out_a_target_that_is_not_usable_for_a_few_loops(
             return bad if 20 <= loops[0] < 25 else AHEAD
 
         to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(target)
-        sent: list[tuple[float, float, float]] = []
-        real_drive = drive.drive
-
-        def recording(speeds: ChassisSpeeds, **options: Any) -> None:
-            sent.append((speeds.vx, speeds.vy, speeds.omega))
-            real_drive(speeds, **options)
-
-        monkeypatch.setitem(vars(drive), "drive", recording)  # (undone: deleted)
+        sent = recorded_commands(monkeypatch, drive)
         refused = drive.refusals.count
         h.run(0.5, to_pose.apply)  # 25 loops: the bad target from the 20th to the 24th
         refused_meanwhile = drive.refusals.count - refused
@@ -208,16 +209,9 @@ def test_drive_to_pose_enabled_again_starts_from_the_robot_at_rest(monkeypatch: 
         drive = h.drive
         monkeypatch.setattr(drive, "command_timeout", None)
         to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(Pose2d(6.0, 4.0, Rotation2d()))
-        sent: list[ChassisSpeeds] = []
-        real_drive = drive.drive
-
-        def recording(speeds: ChassisSpeeds, **options: Any) -> None:
-            sent.append(speeds)
-            real_drive(speeds, **options)
-
-        monkeypatch.setitem(vars(drive), "drive", recording)  # (undone: deleted)
+        sent = recorded_commands(monkeypatch, drive)
         h.run(0.8, to_pose.apply)
-        before = sent[-1]
+        before = ChassisSpeeds(*sent[-1])
         DriverStationSim.setEnabled(False)
         DriverStationSim.notifyNewData()
         h.run(1.0)  # disabled: robotPeriodic only
@@ -225,7 +219,7 @@ def test_drive_to_pose_enabled_again_starts_from_the_robot_at_rest(monkeypatch: 
         DriverStationSim.setEnabled(True)
         DriverStationSim.notifyNewData()
         h.loop(to_pose.apply)
-        first = sent[-1]
+        first = ChassisSpeeds(*sent[-1])
         step = math.hypot(first.vx - at_rest.vx, first.vy - at_rest.vy)
         print(
             f"\n[drive to pose, enabled again] before the disable {before.vx:.2f} m/s; at rest "
@@ -252,14 +246,7 @@ def test_drive_to_pose_after_a_pose_reset_starts_from_the_robot_velocity(
         drive = h.drive
         monkeypatch.setattr(h.sim, "follow_pose_resets", False)  # (the robot did not move)
         to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(Pose2d(8.0, 4.0, Rotation2d()))
-        sent: list[ChassisSpeeds] = []
-        real_drive = drive.drive
-
-        def recording(speeds: ChassisSpeeds, **options: Any) -> None:
-            sent.append(speeds)
-            real_drive(speeds, **options)
-
-        monkeypatch.setitem(vars(drive), "drive", recording)  # (undone: deleted)
+        sent = recorded_commands(monkeypatch, drive)
         h.run(1.0, to_pose.apply)
         moving = h.sim.true_speeds  # robot-relative: 2 m/s forward, whatever the field's frame
         if reset == "zero_heading":
@@ -267,7 +254,9 @@ def test_drive_to_pose_after_a_pose_reset_starts_from_the_robot_velocity(
         else:
             drive.reset_pose(Pose2d(4.0, 4.0, Rotation2d.fromDegrees(90.0)))
         h.loop(to_pose.apply)
-        asked = ChassisSpeeds.fromFieldRelativeSpeeds(sent[-1], drive.get_pose().rotation())
+        asked = ChassisSpeeds.fromFieldRelativeSpeeds(
+            ChassisSpeeds(*sent[-1]), drive.get_pose().rotation()
+        )
         step = math.hypot(asked.vx - moving.vx, asked.vy - moving.vy)
         print(
             f"\n[drive to pose, {reset} to 90°] robot at ({moving.vx:.2f}, {moving.vy:.2f}) m/s, "
