@@ -522,7 +522,7 @@ class SwerveDrive(DriveSwitches):
         if stand_in is not None:  # a drive reading not live (or back, with an offset)
             turn = (yaw.yaw_deg - previous_yaw) * RADIANS_PER_DEGREE
             rolled = stand_in.adjust(rolled, self._distances, distances, turn)
-            # a reading good again this loop (its jump taken up just now) is used from the next
+            # a reading good again this loop is found live (stood in for one loop more, then used)
             for index in tuple(stand_in.estimated):
                 self.modules[index].drive_motor.recheck_reading()
         self._positions = positions
