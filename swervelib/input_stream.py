@@ -58,9 +58,16 @@ from swervelib.drive.feedforward import module_accelerations
 from swervelib.drive.safety import pose_problem
 from swervelib.drive.shaping import SETTLED_YAW_RATE
 from swervelib.input import apply_deadband, joystick_to_robot, stick_heading
-from swervelib.pose_profile import approach_speed, limited_step
+from swervelib.pose_profile import (
+    approach_speed,
+    limited_step,
+    module_budget,
+    shared_accelerations,
+    shared_step,
+)
 
 if TYPE_CHECKING:
+    from swervelib.drive.options import SetpointLimits
     from swervelib.drive.swerve_drive import SwerveDrive
 
 Axis = Callable[[], float]
@@ -113,6 +120,11 @@ class _Running:
         self.pose_turn = 0.0
         self.pose_time: float | None = None  # when the last drive-to-pose command was given (s)
         self.at_target = False
+
+
+def _radius(drive: SwerveDrive) -> float:
+    """The furthest module's distance from the robot's centre (m)."""
+    return max(m.location.norm() for m in drive.modules)
 
 
 def _shaped(x: float, y: float, curve: Curve, scale: float) -> tuple[float, float]:
@@ -353,7 +365,8 @@ class SwerveInput:
         (metres, radians), both > 0, within which it comes to rest and holds still. The command
         never changes faster than ``max_acceleration`` (the velocity as a vector: speeding up,
         braking, turning round) and ``max_turn_acceleration``, nor than the drive's own
-        ``DriveOptions`` acceleration limits where lower, and each loop's change is fed forward
+        ``DriveOptions`` acceleration limits where lower (under the setpoint generator, translating
+        and turning at once share its module acceleration), and each loop's change is fed forward
         through the drive's kA (see :mod:`swervelib.pose_profile`). A loop whose target is not
         usable (NaN, infinite, beyond 1 km) brakes within the limits and is reported on the
         drive's ``Swerve commands`` Alert."""
@@ -522,7 +535,9 @@ class SwerveInput:
             # rest within the limits; the running command stays finite for the next good goal.
             drive.refusals.refuse("SwerveInput.drive_to()", f"target {problem[1]}", "braking")
             running.at_target = False
-            self._pose_command(drive, pose, (0.0, 0.0), 0.0)
+            # (shared in proportion to the speeds, the translation and the turn stop together)
+            speeds = (math.hypot(*running.pose_velocity), abs(running.pose_turn))
+            self._pose_command(drive, pose, (0.0, 0.0), 0.0, speeds)
             return
         error = goal.translation() - pose.translation()
         distance = error.norm()
@@ -534,25 +549,52 @@ class SwerveInput:
         # On braking curves that stop at the goal (swervelib.pose_profile); within a tolerance,
         # nothing more is asked: the command comes to rest at the acceleration limit below.
         acceleration, turn_acceleration = self._pose_limits(drive)
+        generator = drive.options.setpoint_limits
+        both = distance > tolerance and abs(turn) > angle_tolerance
+        radius = _radius(drive) if generator is not None and both else 0.0
+        if generator is not None and radius > 0.0:
+            # Translating and turning at once, each module needs both: the module budget
+            # is shared so that braking on both curves together stays within it.
+            acceleration, turn_arc = shared_accelerations(
+                distance,
+                abs(turn) * radius,
+                acceleration,
+                turn_acceleration * radius,
+                self._module_budget(drive, generator),
+            )
+            turn_acceleration = turn_arc / radius
         speed = omega = 0.0
         if distance > tolerance:
             speed = approach_speed(distance, self.pose_max_speed, acceleration, dt)
-            speed = max(speed, MIN_POSE_FRACTION * drive.max_speed)
         if abs(turn) > angle_tolerance:
             omega = approach_speed(abs(turn), self.pose_max_turn_rate, turn_acceleration, dt)
-            omega = math.copysign(max(omega, MIN_POSE_FRACTION * drive.max_angular_velocity), turn)
+        # Outside the tolerance, never slower than the floor (MIN_POSE_FRACTION): each on its own,
+        # or, translating and turning at once under the generator, the fastest module (the turn
+        # over the radius at which the drive's top turn rate is its top speed): the translation
+        # moves the wheels, so a low share of the turn is not held up to a floor it cannot then
+        # brake from within its share, which passed the pose.
+        floor = MIN_POSE_FRACTION * drive.max_speed
+        arm = drive.max_speed / drive.max_angular_velocity
+        if generator is not None and both:
+            fastest = speed + omega * arm
+            if 0.0 < fastest < floor:
+                speed, omega = speed * floor / fastest, omega * floor / fastest
+        else:
+            speed = max(speed, floor) if distance > tolerance else 0.0
+            omega = max(omega, floor / arm) if abs(turn) > angle_tolerance else 0.0
+        omega = math.copysign(omega, turn)
         wanted = (0.0, 0.0)
         if distance > 1e-9:
             wanted = (error.X() / distance * speed, error.Y() / distance * speed)
-        self._pose_command(drive, pose, wanted, omega)
+        self._pose_command(drive, pose, wanted, omega, (acceleration, turn_acceleration))
 
     def _pose_limits(self, drive: SwerveDrive) -> tuple[float, float]:
         """The acceleration limits (m/s², rad/s²): drive_to's, or the drive's own
         (``DriveOptions``, and the setpoint generator's module acceleration: the chassis's, and
         turning, over the furthest module's radius) where lower, which would otherwise hold the
         command back from the braking curve and make the robot pass the pose. (Translating and
-        turning at once under the setpoint generator, the modules need more than either: not
-        covered.)"""
+        turning at once under the setpoint generator, the modules need both: ``_drive_to_pose``
+        and ``_pose_command`` share the module acceleration between them.)"""
         options = drive.options
         linear, angular = self.pose_max_acceleration, self.pose_max_turn_acceleration
         if options.max_linear_acceleration:
@@ -562,16 +604,34 @@ class SwerveInput:
         generator = options.setpoint_limits
         if generator is not None:
             module = generator.max_drive_acceleration
-            radius = max(m.location.norm() for m in drive.modules)
+            radius = _radius(drive)
             linear = min(linear, module)
             angular = min(angular, module / radius) if radius > 0.0 else angular
         return linear, angular
 
+    def _module_budget(self, drive: SwerveDrive, generator: SetpointLimits) -> float:
+        """The setpoint generator's module acceleration (m/s²) left for the translation's and
+        the turn's changes at the last command (:func:`swervelib.pose_profile.module_budget`)."""
+        running = self._running
+        return module_budget(
+            generator.max_drive_acceleration,
+            math.hypot(*running.pose_velocity),
+            running.pose_turn,
+            [m.location.norm() for m in drive.modules],
+        )
+
     def _pose_command(
-        self, drive: SwerveDrive, pose: Pose2d, wanted: tuple[float, float], omega: float
+        self,
+        drive: SwerveDrive,
+        pose: Pose2d,
+        wanted: tuple[float, float],
+        omega: float,
+        shares: tuple[float, float],
     ) -> None:
         """Command the drive one acceleration step from the last command towards ``wanted``
-        (m/s, field frame) and ``omega`` (rad/s), its change fed forward through kA."""
+        (m/s, field frame) and ``omega`` (rad/s), its change fed forward through kA; under the
+        setpoint generator the translation and the turn share the module acceleration in
+        proportion to ``shares`` (m/s², rad/s²: the braking curves' accelerations)."""
         running = self._running
         dt = drive.loop_period
         # From the last command (the robot's velocity on entry), at most one acceleration step per
@@ -582,6 +642,21 @@ class SwerveInput:
         linear_limit, turn_limit = self._pose_limits(drive)
         vx, vy = limited_step((last_vx, last_vy), wanted, linear_limit * dt)
         (omega,) = limited_step((last_omega,), (omega,), turn_limit * dt)
+        generator = drive.options.setpoint_limits
+        radius = _radius(drive) if generator is not None else 0.0
+        if generator is not None and radius > 0.0:
+            # Each module's velocity changes by the step's translation plus its turn times the
+            # module's radius: the two share the generator's module acceleration, each at least
+            # the part its braking curve counts on.
+            linear_scale, turn_scale = shared_step(
+                math.hypot(vx - last_vx, vy - last_vy),
+                abs(omega - last_omega) * radius,
+                (shares[0], shares[1] * radius),
+                self._module_budget(drive, generator) * dt,
+            )
+            vx = last_vx + (vx - last_vx) * linear_scale
+            vy = last_vy + (vy - last_vy) * linear_scale
+            omega = last_omega + (omega - last_omega) * turn_scale
         running.pose_velocity = (vx, vy)
         running.pose_turn = omega
         if vx == vy == omega == 0.0:

@@ -1,6 +1,6 @@
 """Drive-to-pose speed profiles that stop at a goal without braking harder than their limit.
 
-Two pure functions, used by ``SwerveInput.drive_to`` for the translation (m, m/s, m/s²) and the
+Pure functions, used by ``SwerveInput.drive_to`` for the translation (m, m/s, m/s²) and the
 turn (rad, rad/s, rad/s²) alike:
 
 * :func:`approach_speed`: the speed to ask for ``remaining`` away from the goal, on a braking
@@ -13,11 +13,29 @@ turn (rad, rad/s, rad/s²) alike:
 * :func:`limited_step`: move the last command towards the one wanted by at most ``a·dt`` (a
   vector, so braking across the line to the goal and speeding up along it share one limit); every
   change of the command is bounded, whatever the robot does.
+
+Under a setpoint generator, which limits each module's acceleration rather than the chassis's, a
+move that translates and turns at once asks every module for both: the translation's acceleration
+plus the turn's times the module's radius. Two more functions keep drive_to within that one budget:
+
+* :func:`shared_accelerations`: the braking curves' accelerations, the module budget split between
+  the translation and the turn in proportion to what each has still to go (metres, and radians
+  times the radius): both profiles then end together, so their shares stay the same all the way,
+  and braking on both at once never asks a module for more than the budget. A move that only
+  translates or only turns has the whole budget, as before.
+* :func:`module_budget`: what is left of the module acceleration for the two: a field velocity held
+  while the robot turns turns the other way in the robot's frame, which changes the modules'
+  speeds by itself (at most ``ω·|v|``, and at most ``ω²·r·|v| / ||v| − ω·r|`` along a module's
+  velocity, where the generator limits it).
+* :func:`shared_step`: how much of a command step the translation and the turn may each take in
+  one loop, together at most ``budget·dt`` (``|Δv| + |Δω|·r``, what a module whose turn adds to
+  the translation needs), each at least its share of it: the share its braking curve counts on.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 
 
 def approach_speed(remaining: float, top: float, acceleration: float, dt: float) -> float:
@@ -38,3 +56,65 @@ def limited_step(
         return tuple(wanted)
     scale = step / length
     return tuple(v + c * scale for v, c in zip(last, change, strict=True))
+
+
+def shared_accelerations(
+    distance: float, turn_arc: float, linear: float, turn_arc_limit: float, budget: float
+) -> tuple[float, float]:
+    """The translation's and the turn's accelerations (m/s², and rad/s² times the module radius)
+    from a module ``budget`` (m/s²) for a move with ``distance`` (m) and ``turn_arc`` (the turn
+    times the radius, m) still to go, each at most its own limit (``linear``, ``turn_arc_limit``):
+    shared in proportion to what is left (see the module docstring), and what one's own limit
+    leaves of its share to the other. Their sum is at most ``budget`` unless both limits fit."""
+    if linear + turn_arc_limit <= budget:
+        return linear, turn_arc_limit
+    total = distance + turn_arc
+    share = distance / total if total > 0.0 else 0.5
+    linear_share = min(linear, share * budget)
+    turn_share = min(turn_arc_limit, (1.0 - share) * budget)
+    return min(linear, budget - turn_share), min(turn_arc_limit, budget - linear_share)
+
+
+# The least of the module acceleration left for the profiles, however fast the robot turns and
+# translates (the frame's turn can ask for more than the whole budget: braking must go on).
+MIN_BUDGET_FRACTION = 0.25
+
+
+def module_budget(
+    acceleration: float, speed: float, turn_rate: float, radii: Sequence[float]
+) -> float:
+    """What is left of each module's ``acceleration`` (m/s²) for the translation's and the turn's
+    changes when the command is ``speed`` (m/s, field frame) and ``turn_rate`` (rad/s), with
+    modules at ``radii`` (m) from the centre: less the change of module speed that holding the
+    field velocity while turning asks for (see the module docstring), at least
+    ``MIN_BUDGET_FRACTION`` of it."""
+    turn_rate = abs(turn_rate)
+    frame = 0.0
+    for radius in radii:
+        # a vector ω·|v|; along the module's velocity ω²·r·|v| over its speed, at least ||v| − ωr|
+        change = turn_rate * speed
+        slowest = abs(speed - turn_rate * radius)
+        if slowest > 0.0:
+            change = min(change, turn_rate * turn_rate * radius * speed / slowest)
+        frame = max(frame, change)
+    return max(acceleration - frame, MIN_BUDGET_FRACTION * acceleration)
+
+
+def shared_step(
+    linear_step: float, turn_arc_step: float, shares: tuple[float, float], budget: float
+) -> tuple[float, float]:
+    """The fractions of a command step the translation and the turn may take: ``linear_step`` (the
+    change of the field velocity, m/s) and ``turn_arc_step`` (the change of the turn rate times
+    the module radius, m/s) together at most ``budget`` (m/s), each at least its part of
+    ``budget`` in proportion to ``shares`` (the braking curves' accelerations, m/s²), and what one
+    does not use left to the other."""
+    if linear_step + turn_arc_step <= budget:
+        return 1.0, 1.0
+    total = shares[0] + shares[1]
+    linear_part = budget * shares[0] / total if total > 0.0 else budget / 2.0
+    turn_part = budget - linear_part
+    if linear_step <= linear_part:
+        return 1.0, (budget - linear_step) / turn_arc_step
+    if turn_arc_step <= turn_part:
+        return (budget - turn_arc_step) / linear_step, 1.0
+    return linear_part / linear_step, turn_part / turn_arc_step

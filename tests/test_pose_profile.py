@@ -12,7 +12,14 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from swervelib.pose_profile import approach_speed, limited_step
+from swervelib.pose_profile import (
+    MIN_BUDGET_FRACTION,
+    approach_speed,
+    limited_step,
+    module_budget,
+    shared_accelerations,
+    shared_step,
+)
 
 distances = st.floats(0.0, 10.0)
 tops = st.floats(0.5, 6.0)
@@ -97,3 +104,57 @@ def test_a_step_moves_at_most_its_length_towards_what_is_wanted(
         assert math.dist(result, wanted) == pytest.approx(
             math.dist(wanted, last) - step, rel=1e-9, abs=1e-9
         )
+
+
+@given(
+    st.floats(0.0, 10.0),
+    st.floats(0.0, 10.0),
+    accelerations,
+    accelerations,
+    accelerations,
+)
+def test_shared_accelerations_stay_within_the_module_budget_and_their_own_limits(
+    distance: float, turn_arc: float, linear: float, turn_limit: float, budget: float
+) -> None:
+    """Translating and turning at once, the two braking curves' accelerations add up to at most
+    the module budget (unless both own limits fit in it), each within its own limit."""
+    linear_share, turn_share = shared_accelerations(distance, turn_arc, linear, turn_limit, budget)
+    assert 0.0 <= linear_share <= linear and 0.0 <= turn_share <= turn_limit
+    assert linear_share + turn_share <= max(budget, linear + turn_limit) * (1 + 1e-12)
+
+
+def test_shared_accelerations_split_in_proportion_to_what_is_left() -> None:
+    """3 m to go and 1 m of turn (times the radius) at a 2 m/s² budget: 1.5 and 0.5, so both
+    profiles end together; only one moving: the whole budget for it."""
+    assert shared_accelerations(3.0, 1.0, 3.0, 3.0, 2.0) == pytest.approx((1.5, 0.5))
+    assert shared_accelerations(3.0, 0.0, 3.0, 3.0, 2.0) == pytest.approx((2.0, 0.0))
+    # the translation's own limit leaves the rest of its share to the turn
+    assert shared_accelerations(3.0, 1.0, 1.0, 3.0, 2.0) == pytest.approx((1.0, 1.0))
+
+
+@given(st.floats(0.0, 1.0), st.floats(0.0, 1.0), accelerations, accelerations, st.floats(0.01, 1.0))
+def test_a_shared_step_stays_within_the_budget_and_leaves_each_its_share(
+    linear_step: float, turn_step: float, linear_share: float, turn_share: float, budget: float
+) -> None:
+    """The step the translation and the turn take together is at most the budget (m/s per loop),
+    and each takes at least its part of it in proportion to the shares (or all it asked for)."""
+    linear_scale, turn_scale = shared_step(
+        linear_step, turn_step, (linear_share, turn_share), budget
+    )
+    assert 0.0 <= linear_scale <= 1.0 and 0.0 <= turn_scale <= 1.0
+    taken = linear_step * linear_scale, turn_step * turn_scale
+    assert taken[0] + taken[1] <= max(budget, linear_step + turn_step) * (1 + 1e-9) + 1e-12
+    part = budget * linear_share / (linear_share + turn_share)
+    assert taken[0] >= min(linear_step, part) * (1 - 1e-9)
+    assert taken[1] >= min(turn_step, budget - part) * (1 - 1e-9) - 1e-12
+
+
+def test_the_module_budget_leaves_out_what_turning_under_a_field_velocity_asks() -> None:
+    """Not turning, or not translating: the whole budget. 2 m/s and 0.5 rad/s with modules at
+    0.4 m: each module's speed changes by at most 0.5²·0.4·2 / (2 − 0.2) = 0.11 m/s² by the turn
+    of the frame alone. 0.8 m/s and 2.5 rad/s (a module nearly at rest): the vector bound, ω·|v|
+    = 2 m/s², more than the budget: a quarter of it is left."""
+    assert module_budget(1.5, 2.0, 0.0, [0.4] * 4) == 1.5
+    assert module_budget(1.5, 0.0, 3.0, [0.4] * 4) == 1.5
+    assert module_budget(1.5, 2.0, -0.5, [0.4] * 4) == pytest.approx(1.5 - 0.2 / 1.8)
+    assert module_budget(1.5, 0.8, 2.5, [0.4] * 4) == pytest.approx(MIN_BUDGET_FRACTION * 1.5)
