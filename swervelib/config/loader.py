@@ -663,6 +663,7 @@ class _Loader:
             warn_stale_legacy(self.physical_root, self.physical_legacy)
         pidf = self.pidf_file()
         controller = self.controller_file()
+        self.warn_misplaced_files()
         self.check_duplicate_ids()
         valid_modules = [m for m in modules if m is not None]
         self.check_module_layout(valid_modules)
@@ -694,6 +695,22 @@ class _Loader:
             controller=controller,
             warnings=warnings,
         )
+
+    def warn_misplaced_files(self) -> None:
+        """A properties file in the other folder (a copy of physicalproperties.json beside
+        swervedrive.json, say) is read neither by YAGSL nor here: editing it changes nothing."""
+        for read in (PHYSICAL_FILE, PIDF_FILE, CONTROLLER_FILE):
+            name = read.rpartition("/")[2]
+            misplaced = name if "/" in read else f"{MODULES_DIR}/{name}"
+            if _is_file(self.directory / misplaced):
+                self.problems.append(
+                    Problem(
+                        misplaced,
+                        "",
+                        f"not read: `{read}` is (as in YAGSL); edits to this copy change nothing",
+                        severity=Severity.WARNING,
+                    )
+                )
 
     def check_module_layout(self, modules: list[ModuleConfig]) -> None:
         placed = [(m, self.module_files[m.name]) for m in modules if m.name in self.module_files]
