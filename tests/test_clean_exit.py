@@ -77,19 +77,39 @@ def noise_in(output: str) -> list[str]:
     ]
 
 
+# The example robot with every loop overrunning its 20 ms, as a loop does on a machine whose CPUs
+# are all busy: WPILib's loop watchdog fires in its own thread every loop.
+OVERRUNNING_ROBOT = """import time
+
+import example_robot
+
+
+class Robot(example_robot.Robot):
+    def robotPeriodic(self) -> None:
+        super().robotPeriodic()
+        time.sleep(0.03)
+"""
+
+
 @ROBOTPY_SIM
-@pytest.mark.parametrize("which", ["robot_example", "README snippet"])
+@pytest.mark.parametrize("which", ["robot_example", "README snippet", "overrunning loops"])
 def test_ctrl_c_ends_the_robot_cleanly(tmp_path: Path, which: str) -> None:
-    """The example robot, and the README's snippet on the reference configuration (driving its
-    own simulation): Ctrl-C while it runs ends it with exit code 0 and nothing alarming."""
+    """The example robot, the README's snippet on the reference configuration (driving its own
+    simulation), and the example with every loop overrunning (a loaded machine's loops, without
+    depending on the load): Ctrl-C while it runs ends it with exit code 0 and nothing alarming."""
     project = tmp_path / "robot"
     copy_example(project)
     if which == "README snippet":
         (project / "physics.py").unlink()
         shutil.rmtree(project / "tests")
         (project / "robot.py").write_text(readme_robot())
+    if which == "overrunning loops":
+        (project / "robot.py").rename(project / "example_robot.py")
+        (project / "robot.py").write_text(OVERRUNNING_ROBOT)
     code, output = run_and_interrupt(project)
     assert STARTED in output, output[-3000:]
+    if which == "overrunning loops":
+        assert "Watchdog not fed" in output, output[-3000:]
     assert noise_in(output) == [], output[-3000:]
     assert "Robot code exited" in output, output[-3000:]
     assert code == 0, output[-3000:]
