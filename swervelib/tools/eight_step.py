@@ -23,6 +23,12 @@ backwards (its front is physically the back: the fix is the :func:`partner` step
 flips the modules *and* inverts every drive motor; a flip alone makes it spin) and 1 correct one.
 Each step's instructions say so.
 
+Every ``inverted.drive`` is set alike, as the spec says, when they all start alike. When they
+start different (``calibrate`` found a drive motor turning the other way from the rest and set
+that module's flag alone), setting them alike would leave one wheel pushing against the others in
+every state, so the column then means "each motor's own starting flag" and "each one reversed";
+a flag travels with its motor through a flip.
+
 The IMU flag is written under the spelling the file already uses (``invertedIMU`` or ``invertIMU``,
 both when both are present), ``invertedIMU`` when neither is. The first step remembers the starting
 bytes of swervedrive.json and of every module file under ``<directory>/.swervelib-eight-step/``
@@ -37,7 +43,7 @@ from __future__ import annotations
 
 import json
 import os
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from pathlib import PurePosixPath
 from typing import Any, Final
 
@@ -92,6 +98,7 @@ class _Progress:
     step: int
     flipped: bool
     files: tuple[str, ...]
+    drive_at_start: dict[str, bool] = field(default_factory=dict)  # module file -> inverted.drive
 
 
 def _flag(value: bool) -> str:
@@ -105,12 +112,15 @@ def _read_progress(editor: ConfigEditor) -> _Progress | None:
     try:
         data = json.loads(raw.decode("utf-8"))
         step, flipped, files = data["step"], data["flipped"], data["files"]
+        drive_at_start = data.get("driveAtStart", {})  # absent: written by an older version
         if (
             not isinstance(step, int)
             or step not in STEPS
             or not isinstance(flipped, bool)
             or not isinstance(files, list)
             or not all(isinstance(f, str) for f in files)
+            or not isinstance(drive_at_start, dict)
+            or not all(isinstance(v, bool) for v in drive_at_start.values())
         ):
             raise ValueError("unexpected content")
     except (ValueError, KeyError, TypeError, UnicodeDecodeError) as error:
@@ -119,11 +129,16 @@ def _read_progress(editor: ConfigEditor) -> _Progress | None:
             f"the starting configuration is in {shown_path(editor.directory / ORIGINALS)}; copy it "
             f"back by hand and delete {shown_path(editor.directory / STATE_DIR)}"
         ) from None
-    return _Progress(step, flipped, tuple(files))
+    return _Progress(step, flipped, tuple(files), dict(drive_at_start))
 
 
 def _state_bytes(progress: _Progress) -> bytes:
-    data = {"step": progress.step, "flipped": progress.flipped, "files": list(progress.files)}
+    data = {
+        "step": progress.step,
+        "flipped": progress.flipped,
+        "files": list(progress.files),
+        "driveAtStart": progress.drive_at_start,
+    }
     return (json.dumps(data, indent=2) + "\n").encode("utf-8")
 
 
@@ -141,6 +156,31 @@ def _with(result: EditResult, step: int | None, instructions: str) -> EightStepR
 def _imu_keys(editor: ConfigEditor) -> list[str]:
     present = [k for k in IMU_KEYS if editor.get_text(DRIVE_FILE, k) is not None]
     return present or ["invertedIMU"]
+
+
+def _mixed(progress: _Progress) -> bool:
+    """The modules' ``inverted.drive`` differed at the start: calibrated one by one."""
+    return len(set(progress.drive_at_start.values())) > 1
+
+
+def _drive_flags(editor: ConfigEditor, progress: _Progress, wanted: StepState) -> dict[str, bool]:
+    """Each module file's ``inverted.drive`` in the ``wanted`` state.
+
+    When every module started alike this is the spec's value (every one false, or every one
+    true). When they started different (``calibrate`` found one drive motor turning the other way
+    from the rest), setting them all alike would undo that, and none of the eight states could be
+    right for the robot: then "false" is each motor's own starting flag and "true" the opposite
+    of it. A flag belongs to its motor, so after a flip a file takes its diagonal partner's.
+    """
+    modules = editor.module_files()
+    if not _mixed(progress):
+        return {module: wanted.drive_inverted for module in modules}
+    motor_of = {module: module for module in modules}
+    if wanted.flipped:
+        for first, second in diagonal_pairs(editor):
+            motor_of[first], motor_of[second] = second, first
+    start = progress.drive_at_start
+    return {m: start.get(motor_of[m], False) != wanted.drive_inverted for m in modules}
 
 
 def partner(step: int) -> int:
@@ -267,7 +307,10 @@ def eight_step(
             files = editor.files()
             for file in files:
                 editor.stage_raw(f"{ORIGINALS}/{file}", editor.original_bytes(file))
-            progress = _Progress(0, False, tuple(files))
+            at_start = {
+                m: editor.get(m, "inverted.drive", False) is True for m in editor.module_files()
+            }
+            progress = _Progress(0, False, tuple(files), at_start)
 
         modules = editor.module_files()
         imu_keys = _imu_keys(editor)
@@ -290,26 +333,38 @@ def eight_step(
             done.append(
                 f"{' and '.join(imu_keys)}: {_flag(bool(imu_before))} → {_flag(wanted.imu_inverted)}"
             )
+        drive_after = _drive_flags(editor, progress, wanted)
         for module in modules:
-            editor.set(module, "inverted.drive", wanted.drive_inverted)
+            editor.set(module, "inverted.drive", drive_after[module])
         # what each file said before (after a flip a file holds its partner's motors)
-        changed = [
-            printable(PurePosixPath(m).stem)
-            for m in modules
-            if drive_before[m] is not wanted.drive_inverted
-        ]
-        if changed:
-            done.append(f"inverted.drive → {_flag(wanted.drive_inverted)} on {', '.join(changed)}")
+        for value in (True, False):
+            changed = [
+                printable(PurePosixPath(m).stem)
+                for m in modules
+                if drive_after[m] is value and drive_before[m] is not value
+            ]
+            if changed:
+                done.append(f"inverted.drive → {_flag(value)} on {', '.join(changed)}")
         editor.stage_raw(
-            STATE_FILE, _state_bytes(_Progress(target, wanted.flipped, progress.files))
+            STATE_FILE,
+            _state_bytes(
+                _Progress(target, wanted.flipped, progress.files, progress.drive_at_start)
+            ),
         )
         if not done:  # no JSON value changes, so commit() would not check that the folder loads
             editor.validate()
         result = editor.commit(f"eight-step {target}")
 
+    if _mixed(progress):
+        drives = (
+            "every drive motor's inverted.drive "
+            f"{'reversed from' if wanted.drive_inverted else 'as'} at the start (the modules "
+            "started with different ones: each keeps its own, reversed or not)"
+        )
+    else:
+        drives = f"every inverted.drive {_flag(wanted.drive_inverted)}"
     settings = (
-        f"IMU inverted {_flag(wanted.imu_inverted)}, every inverted.drive "
-        f"{_flag(wanted.drive_inverted)}, modules "
+        f"IMU inverted {_flag(wanted.imu_inverted)}, {drives}, modules "
         f"{'flipped' if wanted.flipped else 'as at the start'}."
     )
     if dry_run:

@@ -143,6 +143,46 @@ def test_instructions_say_what_changed_and_what_to_watch(tmp_path: Path) -> None
     assert "wiring" in eighth.instructions and "--next" not in eighth.instructions
 
 
+def test_drive_flags_calibrated_one_by_one_keep_their_differences(tmp_path: Path) -> None:
+    """backleft's drive motor turns the other way (calibrate set its flag alone): every step
+    keeps each motor's own flag or reverses all of them, and a flag stays with its motor through
+    a flip; setting them all alike would make every step wrong for one wheel."""
+    directory = copy_config(tmp_path)
+    edit = json.loads((directory / "modules/backleft.json").read_text())
+    edit["inverted"]["drive"] = True
+    (directory / "modules/backleft.json").write_text(json.dumps(edit, indent=2))
+    start = load_directory(directory)
+
+    def drives() -> dict[str, bool]:
+        config = load_directory(directory)
+        return {m.name: m.inverted.drive for m in config.modules}
+
+    as_at_start = {"frontleft": False, "frontright": False, "backleft": True, "backright": False}
+    reversed_ = {name: not value for name, value in as_at_start.items()}
+    # after a flip, each file holds its diagonal partner's motors and their flag
+    flipped_start = {n: as_at_start[DIAGONAL[n]] for n in as_at_start}
+    flipped_reversed = {n: not v for n, v in flipped_start.items()}
+    expected = {
+        1: as_at_start,
+        2: as_at_start,
+        3: reversed_,
+        4: reversed_,
+        5: flipped_reversed,
+        6: flipped_start,
+        7: flipped_start,
+        8: flipped_reversed,
+    }
+    for step in range(1, 9):
+        result = eight_step(directory, next=True)
+        assert drives() == expected[step], step
+        config = load_directory(directory)
+        swapped = all(m.drive == start.module(DIAGONAL[m.name]).drive for m in config.modules)
+        assert (config.drive.imu_inverted, swapped) == (EXPECTED[step][0], EXPECTED[step][2])
+        assert "each keeps its own" in " ".join(result.instructions.split())
+    eight_step(directory, restore=True)
+    assert drives() == as_at_start
+
+
 def test_edits_between_steps_are_kept_until_restore(tmp_path: Path) -> None:
     directory = copy_config(tmp_path)
     original = snapshot(directory)
