@@ -796,7 +796,11 @@ class CalibrationSession:
                     f"{step.module} did not move, but {other.signal.label} moved "
                     f"{_fmt(other.change, other.signal.unit, sign=True)}: either the wrong module "
                     f"was moved, or the ids in modules/{step.module}.json belong to another "
-                    "corner."
+                    f"corner. If you moved the module at {step.module}'s location, the devices "
+                    f"there are the ones modules/{other.signal.module}.json names: quit (q), move "
+                    "the drive, angle and encoder descriptors (with their flags and offset) to "
+                    "the file whose location is the corner they are at, restart the robot code "
+                    "and calibrate again. If you moved another module:"
                 )
             else:
                 text = (

@@ -350,6 +350,27 @@ def test_another_module_moving_is_refused(config_dir: Path, robot: MemoryTelemet
     assert "belong to another corner" in obs.explanation
 
 
+def test_ids_at_another_corner_are_told_how_to_fix(
+    config_dir: Path, robot: MemoryTelemetry
+) -> None:
+    """Turned again and again, a module whose file names another corner's devices is refused
+    forever: the refusal says which file names the devices that moved, and what to do (the
+    session cannot go on until the files are fixed and the robot code restarted)."""
+    session = make(config_dir, robot)
+    step = advance_to(session, StepKind.TURN_MODULE, "frontleft")
+
+    def turned() -> None:  # frontleft turned; the devices there are the ones frontright.json names
+        robot.add("frontright", RAW_ANGLE, 90.0)
+        robot.add("frontright", RAW_ABSOLUTE, 90.0)
+
+    obs = attempt(session, step, turned)
+    assert obs.verdict is Verdict.WRONG_MODULE
+    text = " ".join(obs.explanation.split())
+    assert "the devices there are the ones modules/frontright.json names" in text
+    assert "quit (q)" in text and "restart the robot code and calibrate again" in text
+    assert text.endswith("If you moved another module: Do it again.")
+
+
 def test_absolute_encoder_that_does_not_move_is_inconsistent(
     config_dir: Path, robot: MemoryTelemetry
 ) -> None:
