@@ -10,7 +10,7 @@ from typing import Any, TextIO
 
 from swervelib.config import ConfigError
 from swervelib.safe_read import UnreadableFile, describe_os_error
-from swervelib.text import printable
+from swervelib.text import printable, shown_path
 from swervelib.tools.edit import EditError, format_result
 
 
@@ -86,9 +86,11 @@ def print_notes(notes: tuple[str, ...], err: TextIO) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = streams(out, err)
     with report_errors(err) as failed:
-        from swervelib.tools.flip import flip_modules
+        from swervelib.tools.flip import after_flip, flip_modules
 
         result = flip_modules(args.directory, dry_run=args.dry_run)
         print_notes(result.notes, err)
         print(format_result(result, show_diff=args.dry_run), file=out)
+        if result.written:
+            print(printable(after_flip(shown_path(args.directory)), None), file=out)
     return 1 if failed else 0

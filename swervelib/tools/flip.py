@@ -53,6 +53,20 @@ TRAVELLING_FIELDS = (
 """Members that move with the physical module (see the module docstring)."""
 
 
+def after_flip(directory: str) -> str:
+    """What to do next: a flip moves the offsets unchanged, which alone does not turn the robot's
+    front around (measured on the simulated robot: it still drives backwards and loses its
+    heading); with every offset half a turn on it does."""
+    return (
+        "A flip alone mirrors the robot's rotation and leaves its translation reversed. If you "
+        "flipped because the robot's front is physically its back (it held its heading but drove "
+        "backwards), also add 180 to every offset: "
+        f"`python -m swervelib offsets {directory} --add 180` (or use the eight-step procedure, "
+        "whose partner step flips and inverts every drive motor together). Then restart the "
+        "robot code."
+    )
+
+
 def _name(file: str) -> str:
     return printable(PurePosixPath(file).stem)
 

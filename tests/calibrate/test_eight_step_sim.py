@@ -1,4 +1,5 @@
-"""The eight-step procedure followed on a simulated phoenix6 robot, in processes of their own.
+"""The eight-step procedure and ``flip``, followed on a simulated phoenix6 robot, in processes of
+their own.
 
 The robot was calibrated with its front at the wrong end (spec §3.4: tuned correctly while the
 intended front is physically the back), and one of its drive motors turns the other way from the
@@ -15,6 +16,8 @@ from pathlib import Path
 from swervelib.config import load_directory
 from swervelib.sim import HardwareTruth
 from swervelib.tools.eight_step import eight_step
+from swervelib.tools.flip import after_flip, flip_modules
+from swervelib.tools.offsets import add_to_offsets
 from tests.calibrate.test_session_sim import (
     DRIVE_CHECK,
     check_result,
@@ -57,3 +60,22 @@ def test_a_robot_with_one_drive_motor_the_other_way_is_fixed_by_the_step_the_too
     assert drives_correctly(fixed), fixed
     # step 1 left backleft's inverted.drive as calibrated (it set it to false before)
     assert "inverted.drive" not in first.instructions.splitlines()[1], first.instructions
+
+
+def test_flip_and_what_its_output_says_turn_the_front_around(tmp_path: Path) -> None:
+    """Spec §3.4: a robot tuned with its front physically at the back. ``flip`` alone leaves it
+    driving backwards (and rotation mirrored); with the offsets +180 its output asks for, it
+    drives field-oriented correctly."""
+    directory = copy_config(tmp_path, DEPLOY / "kraken_cancoder_pigeon2", "swerve")
+    truth_file = tmp_path / "truth.json"
+    front_is_back(HardwareTruth.matching(load_directory(directory))).save(truth_file)
+
+    flip_modules(directory)
+    flipped = check_result(start_check(DRIVE_CHECK, directory, truth_file, tmp_path / "flip"))
+    assert flipped["x"] < -0.8, flipped  # still backwards
+
+    said = " ".join(after_flip(str(directory)).split())
+    assert f"python -m swervelib offsets {directory} --add 180" in said
+    add_to_offsets(directory, 180)
+    fixed = check_result(start_check(DRIVE_CHECK, directory, truth_file, tmp_path / "fixed"))
+    assert drives_correctly(fixed), fixed

@@ -59,6 +59,9 @@ def test_flip_and_flip_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     code, out, err = run(capsys, "flip", str(directory))
     assert (code, err) == (0, "")
     assert out.startswith("flip (frontleft↔backright, frontright↔backleft): 16 fields in 4 files")
+    # a flip alone does not turn the robot's front around: the output says what else to do
+    # (tests/calibrate/test_eight_step_sim.py drives the simulated robot both ways)
+    assert f"python -m swervelib offsets {directory} --add 180" in " ".join(out.split())
     assert load_directory(directory).module("frontleft").drive.id == 7
     assert run(capsys, "flip", str(directory))[0] == 0
     assert snapshot(directory) == before
