@@ -68,6 +68,16 @@ def fastest(distance: float, entry: float, top: float, acceleration: float) -> f
     return ramps + cruise / peak
 
 
+def generator_limited(drive: Any) -> DriveOptions:
+    """Drive options with the setpoint generator on, each module's acceleration limited to
+    1.5 m/s² (half drive_to's default)."""
+    return DriveOptions(
+        setpoint_limits=SetpointLimits(
+            max_module_speed=drive.max_speed, max_steer_velocity=20.0, max_drive_acceleration=1.5
+        )
+    )
+
+
 def recorded_commands(monkeypatch: Any, drive: Any) -> list[tuple[float, float, float]]:
     """Every command drive_to gives ``drive`` from now on, as (vx, vy, omega), passed on to the
     drive; each is field-relative speeds, or a plain zero to hold still. (Put in the drive's
@@ -281,13 +291,7 @@ def test_drive_to_pose_keeps_to_the_drive_s_own_lower_acceleration_limits(limits
         if limits == "request":
             drive.options = DriveOptions(max_linear_acceleration=1.5, max_angular_acceleration=3.0)
         else:
-            drive.options = DriveOptions(
-                setpoint_limits=SetpointLimits(
-                    max_module_speed=drive.max_speed,
-                    max_steer_velocity=20.0,
-                    max_drive_acceleration=1.5,
-                )
-            )
+            drive.options = generator_limited(drive)
         to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
         passed = 0.0
         arrived = None
@@ -329,13 +333,7 @@ def test_drive_to_pose_translating_and_turning_at_once_keeps_to_the_module_accel
     goal = Pose2d(START.X() + distance, START.Y(), Rotation2d.fromDegrees(turn))
     with simulated(initial_pose=START) as h:
         drive = h.drive
-        drive.options = DriveOptions(
-            setpoint_limits=SetpointLimits(
-                max_module_speed=drive.max_speed,
-                max_steer_velocity=20.0,
-                max_drive_acceleration=1.5,
-            )
-        )
+        drive.options = generator_limited(drive)
         to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
         passed = turned_past = 0.0
         arrived = None
