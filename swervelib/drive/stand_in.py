@@ -205,12 +205,23 @@ class WheelStandIn:
         :func:`live_turn`)."""
         estimated = self.estimated
         return live_turn(
-            [
-                (*self.locations[i], math.radians(angles_deg[i]), now[i] - before[i])
-                for i in range(len(now))
-                if i not in estimated
-            ]
+            self._live_rolls([math.radians(a) for a in angles_deg], before, now, estimated)
         )
+
+    def _live_rolls(
+        self,
+        angles_rad: Sequence[float],
+        before: Sequence[float],
+        now: Sequence[float],
+        estimated: set[int],
+    ) -> list[tuple[float, float, float, float]]:
+        """Each module not in ``estimated`` as ``(x, y, angle_rad, rolled_m)``: its location,
+        direction and the distance its reading rolled since the last loop."""
+        return [
+            (*self.locations[i], angles_rad[i], now[i] - before[i])
+            for i in range(len(now))
+            if i not in estimated
+        ]
 
     def forget_offsets(self) -> None:
         """The estimator starts again from the readings (a pose reset): no offsets from here. A
@@ -243,12 +254,7 @@ class WheelStandIn:
             settled = False
         if estimated:
             angles = [p.angle.radians() for p in positions]
-            live = [
-                (*self.locations[i], angles[i], now[i] - before[i])
-                for i in range(len(now))
-                if i not in estimated
-            ]
-            motion = chassis_motion(live, turn_rad)
+            motion = chassis_motion(self._live_rolls(angles, before, now, estimated), turn_rad)
             for i in estimated:
                 roll = wheel_roll(motion, turn_rad, *self.locations[i], angles[i])
                 offsets[i] += roll - (now[i] - before[i])  # the reading's own change is not used
