@@ -537,7 +537,7 @@ class SwerveInput:
             running.at_target = False
             # (shared in proportion to the speeds, the translation and the turn stop together)
             speeds = (math.hypot(*running.pose_velocity), abs(running.pose_turn))
-            self._pose_command(drive, pose, (0.0, 0.0), 0.0, speeds)
+            self._pose_command(drive, pose, (0.0, 0.0), 0.0, self._pose_limits(drive), speeds)
             return
         error = goal.translation() - pose.translation()
         distance = error.norm()
@@ -548,7 +548,8 @@ class SwerveInput:
         running.at_target = distance <= tolerance and abs(turn) <= angle_tolerance
         # On braking curves that stop at the goal (swervelib.pose_profile); within a tolerance,
         # nothing more is asked: the command comes to rest at the acceleration limit below.
-        acceleration, turn_acceleration = self._pose_limits(drive)
+        limits = self._pose_limits(drive)
+        acceleration, turn_acceleration = limits
         generator = drive.options.setpoint_limits
         both = distance > tolerance and abs(turn) > angle_tolerance
         radius = _radius(drive) if generator is not None and both else 0.0
@@ -586,7 +587,7 @@ class SwerveInput:
         wanted = (0.0, 0.0)
         if distance > 1e-9:
             wanted = (error.X() / distance * speed, error.Y() / distance * speed)
-        self._pose_command(drive, pose, wanted, omega, (acceleration, turn_acceleration))
+        self._pose_command(drive, pose, wanted, omega, limits, (acceleration, turn_acceleration))
 
     def _pose_limits(self, drive: SwerveDrive) -> tuple[float, float]:
         """The acceleration limits (m/s², rad/s²): drive_to's, or the drive's own
@@ -626,12 +627,14 @@ class SwerveInput:
         pose: Pose2d,
         wanted: tuple[float, float],
         omega: float,
+        limits: tuple[float, float],
         shares: tuple[float, float],
     ) -> None:
-        """Command the drive one acceleration step from the last command towards ``wanted``
-        (m/s, field frame) and ``omega`` (rad/s), its change fed forward through kA; under the
-        setpoint generator the translation and the turn share the module acceleration in
-        proportion to ``shares`` (m/s², rad/s²: the braking curves' accelerations)."""
+        """Command the drive one acceleration step (``limits``: :meth:`_pose_limits`'s m/s² and
+        rad/s²) from the last command towards ``wanted`` (m/s, field frame) and ``omega``
+        (rad/s), its change fed forward through kA; under the setpoint generator the translation
+        and the turn share the module acceleration in proportion to ``shares`` (m/s², rad/s²:
+        the braking curves' accelerations)."""
         running = self._running
         dt = drive.loop_period
         # From the last command (the robot's velocity on entry), at most one acceleration step per
@@ -639,7 +642,7 @@ class SwerveInput:
         # towards it, and one within the tolerance comes to rest, within the limits.
         last_vx, last_vy = running.pose_velocity
         last_omega = running.pose_turn
-        linear_limit, turn_limit = self._pose_limits(drive)
+        linear_limit, turn_limit = limits
         vx, vy = limited_step((last_vx, last_vy), wanted, linear_limit * dt)
         (omega,) = limited_step((last_omega,), (omega,), turn_limit * dt)
         generator = drive.options.setpoint_limits
