@@ -16,6 +16,7 @@ from swervelib.cli import (
     migrate,
     offsets,
     pathplanner_settings,
+    reassign,
 )
 from swervelib.cli.flip import error_lines
 
@@ -30,6 +31,7 @@ def build_parser() -> argparse.ArgumentParser:
     check.register(commands)
     offsets.register(commands)
     flip.register(commands)
+    reassign.register(commands)
     eight_step.register(commands)
     calibrate.register(commands)
     migrate.register(commands)

@@ -4,6 +4,8 @@ Pure Python (no wpilib or vendor import). Each tool is also a command of ``pytho
 
 * :func:`add_to_offsets` — ``offsets DIRECTORY --add DEGREES`` (the +180 fix)
 * :func:`flip_modules` — ``flip DIRECTORY``
+* :func:`reassign_modules` — ``reassign DIRECTORY SOURCE=DEST ...`` (hardware to the module files of
+  the corners it is really at)
 * :func:`eight_step` — ``eight-step DIRECTORY --step N | --next | --restore | --finish``
 * :func:`migrate` — ``migrate DIRECTORY [--max-speed-in-feet] [--talonfx-from-yagsl-2025]``: an older
   YAGSL folder to the current format (and, with the flag, a Talon FX/FXS folder tuned on YAGSL 2025+
@@ -28,6 +30,7 @@ from swervelib.tools.eight_step import EightStepResult, eight_step
 from swervelib.tools.flip import flip_modules
 from swervelib.tools.migrate import MigrationResult, MigrationStep, migrate, plan
 from swervelib.tools.offsets import add_to_offsets, wrap_degrees
+from swervelib.tools.reassign import reassign_modules
 
 __all__ = [
     "MISSING",
@@ -44,6 +47,7 @@ __all__ = [
     "format_result",
     "migrate",
     "plan",
+    "reassign_modules",
     "recover",
     "wrap_degrees",
 ]

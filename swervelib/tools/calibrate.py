@@ -115,6 +115,8 @@ from typing import TYPE_CHECKING
 
 from swervelib.config import SwerveConfig, load_directory
 from swervelib.config.catalog import Bus
+from swervelib.text import shown_path
+from swervelib.tools.reassign import swap_command
 from swervelib.tools.resolution import resolution_deg
 from swervelib.tools.telemetry_client import (
     MAX_MODULE_NAME_CHARS,
@@ -792,14 +794,17 @@ class CalibrationSession:
             other = moved_others[0]
             target = moves[main]
             if abs(target.change) < minimum:
+                here, there = step.module or "", other.signal.module or ""
+                swap = swap_command(shown_path(self.directory), there, here)
                 text = (
                     f"{step.module} did not move, but {other.signal.label} moved "
                     f"{_fmt(other.change, other.signal.unit, sign=True)}: either the wrong module "
                     f"was moved, or the ids in modules/{step.module}.json belong to another "
                     f"corner. If you moved the module at {step.module}'s location, the devices "
-                    f"there are the ones modules/{other.signal.module}.json names: quit (q), move "
-                    "the drive, angle and encoder descriptors (with their flags and offset) to "
-                    "the file whose location is the corner they are at, restart the robot code "
+                    f"there are the ones modules/{other.signal.module}.json names: quit (q) and "
+                    "move each module's devices (with their flags and offset) to the file of the "
+                    f"corner they are at; if the two modules' devices are swapped: `{swap}` (see "
+                    "`reassign --help` for any other re-assignment). Then restart the robot code "
                     "and calibrate again. If you moved another module:"
                 )
             else:

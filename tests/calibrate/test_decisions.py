@@ -354,8 +354,9 @@ def test_ids_at_another_corner_are_told_how_to_fix(
     config_dir: Path, robot: MemoryTelemetry
 ) -> None:
     """Turned again and again, a module whose file names another corner's devices is refused
-    forever: the refusal says which file names the devices that moved, and what to do (the
-    session cannot go on until the files are fixed and the robot code restarted)."""
+    forever: the refusal says which file names the devices that moved, and what to do, with the
+    command that swaps them (the session cannot go on until the files are fixed and the robot
+    code restarted)."""
     session = make(config_dir, robot)
     step = advance_to(session, StepKind.TURN_MODULE, "frontleft")
 
@@ -368,6 +369,10 @@ def test_ids_at_another_corner_are_told_how_to_fix(
     text = " ".join(obs.explanation.split())
     assert "the devices there are the ones modules/frontright.json names" in text
     assert "quit (q)" in text and "restart the robot code and calibrate again" in text
+    # the command that swaps the two files' devices, ready to paste (tests/calibrate/
+    # test_session_sim.py runs it on a simulated robot whose two modules' ids are swapped)
+    swap = f"`python -m swervelib reassign {config_dir} frontright=frontleft frontleft=frontright`"
+    assert swap in text
     assert text.endswith("If you moved another module: Do it again.")
 
 

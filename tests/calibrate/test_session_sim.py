@@ -18,6 +18,8 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import sys
@@ -28,6 +30,7 @@ from typing import Any
 import ntcore
 import pytest
 
+from swervelib.cli.main import main
 from swervelib.config import load_directory
 from swervelib.sim import HardwareTruth
 from swervelib.tools.calibrate import CalibrationSession, Step, StepKind, Verdict
@@ -368,6 +371,103 @@ def test_a_module_steering_on_its_absolute_encoder_is_told_to_check_inverted_ang
     assert before["runaway"] == ["frontright"], before
     assert all(abs(a - 45.0) < 3.0 for a in after["angles"].values()), after
     assert after["runaway"] == [], after
+
+
+# -- two modules' ids swapped (spec §2.5) ------------------------------------------------------
+SWAPPED_FIRST_ID = 20  # CAN ids 20-27: the other REV robots of this group use 1-8 and 40-47
+PHYSICAL = ("drive_id", "angle_id", "encoder_id", "drive_reversed", "angle_reversed")
+PHYSICAL += ("encoder_reversed", "encoder_zero_deg")
+
+SPIN_CHECK = r"""
+import json, sys
+from pathlib import Path
+from wpimath.kinematics import ChassisSpeeds
+from swervelib.sim import HardwareTruth
+from tests.drive.harness import simulated
+
+directory, truth = Path(sys.argv[1]), HardwareTruth.load(sys.argv[2])
+with simulated(directory, truth) as h:  # spun counter-clockwise with powered wheels
+    start = h.sim.true_yaw_deg
+    h.run(1.5, lambda d: d.drive(ChassisSpeeds(0.0, 0.0, 2.0), field_relative=False))
+    pose = h.sim.true_pose
+    print(json.dumps({"turned": h.sim.true_yaw_deg - start, "x": pose.X(), "y": pose.Y()}))
+"""
+
+
+def renumbered_robot(target: Path) -> Path:
+    """``deploy/vortex_throughbore_navx`` on CAN ids of its own (REVLib simulates one Spark per
+    id per process)."""
+    shutil.copytree(DEPLOY / "vortex_throughbore_navx", target)
+    for index, name in enumerate(NAMES):
+
+        def change(data: dict[str, Any], first: int = SWAPPED_FIRST_ID + 2 * index) -> None:
+            data["drive"]["id"], data["angle"]["id"] = first, first + 1
+
+        edit_json(target / "modules" / f"{name}.json", change)
+    return target
+
+
+def swapped_modules(truth: HardwareTruth) -> HardwareTruth:
+    """The physical modules at the front-left and front-right corners swapped: each file is right
+    about its module's flags and offset, but names the devices at the other corner."""
+    left, right = truth.corner("frontleft"), truth.corner("frontright")
+    truth = truth.with_corner("frontleft", **{k: getattr(right, k) for k in PHYSICAL})
+    return truth.with_corner("frontright", **{k: getattr(left, k) for k in PHYSICAL})
+
+
+def test_swapped_module_ids_are_found_and_reassigned_by_the_command_calibrate_gives(
+    nt_server: int, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Spec §2.5: with two modules' ids swapped, the robot spun counter-clockwise with powered
+    wheels hardly turns. In the guided session, turning the front-left module moves frontright's
+    readings: the refusal gives the command that swaps the two files' devices. Run as given, it
+    makes the files describe the robot, and a fresh process spins the robot as commanded; the old
+    files still do not."""
+    directory = renumbered_robot(tmp_path / "swerve")
+    original = tmp_path / "original"
+    shutil.copytree(directory, original)
+    with simulated(directory, swapped_modules, enabled=False) as h:
+        truth = h.sim.truth
+        with NetworkTablesTelemetry("localhost", port=nt_server, timeout_s=10.0) as client:
+            person = Person(h, client)
+            person.nudged = True  # no deliberately small turn here
+            session = CalibrationSession(directory, client)
+            step = session.next_step()
+            while step is not None and step.kind is not StepKind.TURN_MODULE:
+                person.setup(step)
+                session.begin(step)
+                person.act(step)
+                assert session.finish(step).accepted
+                step = session.next_step()
+            assert step is not None and step.module == "frontleft"
+            person.setup(step)
+            session.begin(step)
+            person.act(step)  # the person turns the module at the front-left corner
+            refused = session.finish(step)
+    assert refused.verdict is Verdict.WRONG_MODULE, refused.explanation
+    text = " ".join(refused.explanation.split())
+    assert "the devices there are the ones modules/frontright.json names" in text
+    commands = re.findall(r"`(python -m swervelib reassign [^`]*)`", text)
+    assert commands == [
+        f"python -m swervelib reassign {directory} frontright=frontleft frontleft=frontright"
+    ]
+    assert main(shlex.split(commands[0])[3:]) == 0
+    assert capsys.readouterr().out.startswith("reassign (frontleft↔frontright): 6 fields")
+    assert_config_describes(directory, truth, tolerance_deg=0.01)
+    written = load_directory(directory)
+    for corner in truth.corners:
+        module = written.module(corner.name)
+        assert (module.drive.id, module.angle.id) == (corner.drive_id, corner.angle_id)
+
+    truth_file = tmp_path / "truth.json"
+    truth.save(truth_file)
+    new = start_check(SPIN_CHECK, directory, truth_file, tmp_path / "run-new")
+    old = start_check(SPIN_CHECK, original, truth_file, tmp_path / "run-old")
+    fixed, broken = check_result(new), check_result(old)
+    # 2 rad/s for 1.5 s is 172°; the correct robot gets up to speed and turns in place
+    assert 130.0 < fixed["turned"] < 175.0, fixed
+    assert math.hypot(fixed["x"], fixed["y"]) < 0.02, fixed
+    assert broken["turned"] < 60.0, broken
 
 
 def test_no_robot_is_a_clear_error() -> None:

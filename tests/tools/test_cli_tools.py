@@ -1,4 +1,4 @@
-"""``python -m swervelib offsets | flip | eight-step``: output, exit codes, no tracebacks."""
+"""``python -m swervelib offsets | flip | reassign | eight-step``: output, exit codes, no tracebacks."""
 
 from __future__ import annotations
 
@@ -67,6 +67,25 @@ def test_flip_and_flip_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) 
     assert snapshot(directory) == before
 
 
+def test_reassign_and_back(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    directory = copy_config(tmp_path)
+    before = snapshot(directory)
+    swap = ["frontleft=frontright", "frontright=frontleft"]
+    code, out, err = run(capsys, "reassign", str(directory), *swap, "--dry-run")
+    assert (code, err) == (0, "") and snapshot(directory) == before
+    assert out.splitlines()[-1] == (
+        "reassign (frontleft↔frontright): would change 8 fields in 2 files (dry run, nothing "
+        "written)"
+    )
+    code, out, err = run(capsys, "reassign", str(directory), *swap)
+    assert (code, err) == (0, "")
+    assert out.startswith("reassign (frontleft↔frontright): 8 fields in 2 files (backup: ")
+    assert "Restart the robot code" in out
+    assert load_directory(directory).module("frontleft").drive.id == 3
+    assert run(capsys, "reassign", str(directory), *swap)[0] == 0
+    assert snapshot(directory) == before
+
+
 def test_eight_step_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     directory = copy_config(tmp_path)
     before = snapshot(directory)
@@ -90,6 +109,8 @@ def test_eight_step_commands(tmp_path: Path, capsys: pytest.CaptureFixture[str])
     [
         (["flip", "{dir}/nothere"], "error: configuration directory"),
         (["flip", "{three}"], "error: cannot flip: no module is diagonally opposite"),
+        (["reassign", "{dir}", "frontleft=frontright"], "error: cannot reassign:\n  frontleft="),
+        (["reassign", "{dir}", "frontleft", "x=y=z"], "error: not a move: 'frontleft', 'x=y=z'"),
         (["eight-step", "{dir}", "--restore"], "error: no eight-step procedure is in progress"),
         (["offsets", "{dir}", "--add", "nan"], "error: cannot add nan degrees"),
         (["offsets", "{dir}", "--add", "180", "--server", "x"], "error: --server only applies"),

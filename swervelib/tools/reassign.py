@@ -1,0 +1,181 @@
+"""``reassign DIRECTORY SOURCE=DEST ...``: move modules' hardware between arbitrary module files.
+
+The spec (§2.5) asks for each module file's ``drive``, ``angle`` and ``encoder`` ids to match the
+module's physical position, and for the ids to be re-assigned among the module files when they do
+not (the robot, spun counter-clockwise with powered wheels, does not spin as expected; in
+``calibrate``, turning one module moves another module's readings). ``flip`` is the one fixed
+re-assignment (each module with its diagonal); this is any of them.
+
+``SOURCE=DEST`` reads "the devices ``SOURCE``'s file names are physically at ``DEST``'s corner":
+everything that belongs to that physical module (:data:`~swervelib.tools.flip.TRAVELLING_FIELDS`:
+the devices, both ``inverted`` flags, ``absoluteEncoderInverted``, ``absoluteEncoderOffset`` and a
+module's own ``conversionFactors``) moves from ``SOURCE``'s file to ``DEST``'s. ``location`` and
+every other key stay with the file, which is a position on the robot. The offset moves unchanged:
+it is the encoder's reading with that physical module's wheel facing the robot's front, wherever
+the module sits.
+
+The moves must say where every moved module's hardware goes and what takes its place: together
+they are a permutation of the named modules (two swapped: ``frontleft=frontright
+frontright=frontleft``; three in a ring: ``a=b b=c c=a``). Each ring is carried out as exchanges of
+two files (the same text-for-text exchange as ``flip``), so the moves reversed
+(``b=a c=b a=c``) give back the same bytes, with ``flip``'s one documented exception.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+from collections.abc import Iterable, Sequence
+from itertools import pairwise
+from pathlib import PurePosixPath
+
+from swervelib.text import printable
+from swervelib.tools.edit import ConfigEditor, EditError, EditResult, FaultHook
+from swervelib.tools.flip import TRAVELLING_FIELDS
+
+Move = tuple[str, str]
+"""``(source, destination)``: the hardware in ``source``'s file goes to ``destination``'s."""
+
+
+def parse_moves(texts: Iterable[str]) -> list[Move]:
+    """Each ``"SOURCE=DEST"`` as a pair of names; :class:`EditError` naming every text that is
+    not one."""
+    moves: list[Move] = []
+    bad: list[str] = []
+    for text in texts:
+        source, sep, destination = text.partition("=")
+        source, destination = source.strip(), destination.strip()
+        if not sep or not source or not destination or "=" in destination:
+            bad.append(printable(repr(text)))
+        else:
+            moves.append((source, destination))
+    if bad:
+        raise EditError(
+            f"not a move: {', '.join(bad)}. Write SOURCE=DEST, e.g. frontleft=frontright (the "
+            "devices modules/frontleft.json names are at the front-right corner)"
+        )
+    return moves
+
+
+def _stem(file: str) -> str:
+    return PurePosixPath(file).stem
+
+
+def _module_name(name: str, modules: Sequence[str]) -> str | None:
+    """``name`` as one of ``modules`` (the file stems): ``frontleft``, ``frontleft.json`` and
+    ``modules/frontleft.json`` all name the same module; None when it names none."""
+    stem = _stem(name.replace("\\", "/"))
+    return stem if stem in modules else None
+
+
+def _cycles(moves: dict[str, str], order: Sequence[str]) -> list[list[str]]:
+    """The permutation ``moves`` as rings, each starting at its first module in ``order`` (so
+    a permutation and its inverse are carried out as the same exchanges in reverse order)."""
+    rings: list[list[str]] = []
+    seen: set[str] = set()
+    for start in order:
+        if start not in moves or start in seen:
+            continue
+        ring = [start]
+        seen.add(start)
+        following = moves[start]
+        while following != start:
+            ring.append(following)
+            seen.add(following)
+            following = moves[following]
+        rings.append(ring)
+    return rings
+
+
+def plan_moves(moves: Iterable[Move], modules: Sequence[str]) -> dict[str, str]:
+    """Check ``moves`` against the module names ``modules`` (in swervedrive.json's order) and
+    return them as ``{source: destination}``; :class:`EditError` naming every problem."""
+    planned: dict[str, str] = {}
+    problems: list[str] = []
+    arrivals: dict[str, str] = {}
+    for raw_source, raw_destination in moves:
+        source = _module_name(raw_source, modules)
+        destination = _module_name(raw_destination, modules)
+        if source is None or destination is None:
+            listed = ", ".join(printable(n) for n in modules)
+            problems.extend(
+                f"no module named {printable(repr(raw))} (swervedrive.json lists {listed})"
+                for raw, name in ((raw_source, source), (raw_destination, destination))
+                if name is None
+            )
+            continue
+        if source == destination:
+            problems.append(f"{source}={destination} moves nothing")
+            continue
+        if source in planned:
+            problems.append(
+                f"{source}'s hardware is sent to both {planned[source]} and {destination}"
+            )
+            continue
+        if destination in arrivals:
+            problems.append(
+                f"{destination} is given the hardware of both {arrivals[destination]} and {source}"
+            )
+            continue
+        planned[source] = destination
+        arrivals[destination] = source
+    if not planned and not problems:
+        problems.append("no move given")
+    for start in modules:  # an open chain: start's corner left empty, its end's hardware unsent
+        if start in planned and start not in arrivals:
+            chain = [start]
+            while chain[-1] in planned:
+                chain.append(planned[chain[-1]])
+            end = chain[-1]
+            given = " ".join(f"{a}={b}" for a, b in pairwise(chain))
+            problems.append(
+                f"{given} leaves {start}'s corner without hardware and sends {end}'s nowhere: "
+                f"add {end}={start} if {end}'s devices are at {start}'s corner"
+            )
+    if problems:
+        raise EditError("cannot reassign:\n" + "\n".join(f"  {p}" for p in problems))
+    return planned
+
+
+def apply_moves(editor: ConfigEditor, moves: Iterable[Move]) -> list[list[str]]:
+    """Stage the moves in ``editor``; returns the rings carried out (module names)."""
+    files = {_stem(file): file for file in editor.module_files()}
+    planned = plan_moves(moves, list(files))
+    rings = _cycles(planned, list(files))
+    for ring in rings:
+        first = files[ring[0]]
+        for other in ring[1:]:
+            editor.exchange_members(first, files[other], TRAVELLING_FIELDS)
+    return rings
+
+
+def describe_rings(rings: Sequence[Sequence[str]]) -> str:
+    """``frontleft↔frontright`` for a swap, ``a→b→c→a`` for a longer ring."""
+    parts = []
+    for ring in rings:
+        names = [printable(name) for name in ring]
+        if len(names) == 2:
+            parts.append(f"{names[0]}↔{names[1]}")
+        else:
+            parts.append("→".join([*names, names[0]]))
+    return ", ".join(parts)
+
+
+def reassign_modules(
+    directory: str | os.PathLike[str],
+    moves: Iterable[Move],
+    *,
+    dry_run: bool = False,
+    fault_hook: FaultHook | None = None,
+) -> EditResult:
+    """Move each ``(source, destination)``'s hardware fields from ``source``'s module file to
+    ``destination``'s (names as in swervedrive.json's ``modules``, with or without ``.json``);
+    refuses moves that are not a permutation of the modules they name."""
+    with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
+        rings = apply_moves(editor, moves)
+        return editor.commit(f"reassign ({describe_rings(rings)})")
+
+
+def swap_command(directory: str, a: str, b: str) -> str:
+    """The command that exchanges two modules' hardware (what ``calibrate`` suggests)."""
+    return f"python -m swervelib reassign {shlex.quote(directory)} {a}={b} {b}={a}"

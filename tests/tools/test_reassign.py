@@ -1,0 +1,175 @@
+"""reassign: modules' hardware to the files of the corners it is at (spec §2.5)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from swervelib.config import load_directory
+from swervelib.tools.edit import EditError
+from swervelib.tools.flip import flip_modules
+from swervelib.tools.reassign import parse_moves, reassign_modules, swap_command
+from tests.tools import (
+    VALID,
+    VARIANTS,
+    check_crash_at_every_step,
+    copy_config,
+    everything,
+    snapshot,
+)
+
+NAMES = ("frontleft", "frontright", "backleft", "backright")
+RING = (("frontleft", "frontright"), ("frontright", "backright"), ("backright", "frontleft"))
+
+
+def test_a_swap_moves_each_module_s_hardware_and_keeps_the_locations(tmp_path: Path) -> None:
+    directory = copy_config(tmp_path, VALID / "unknown_keys")
+    before = load_directory(directory)
+    files = {n: json.loads((directory / "modules" / f"{n}.json").read_bytes()) for n in NAMES}
+    result = reassign_modules(directory, [("frontleft", "frontright"), ("frontright", "frontleft")])
+    after = load_directory(directory)
+    assert result.written and result.backup is not None
+    assert result.summary.startswith("reassign (frontleft↔frontright): ")
+    for name, source in (("frontright", "frontleft"), ("frontleft", "frontright")):
+        moved, own = before.module(source), before.module(name)
+        now = after.module(name)
+        assert (now.drive, now.angle, now.encoder) == (moved.drive, moved.angle, moved.encoder)
+        assert now.absolute_encoder_offset_deg == moved.absolute_encoder_offset_deg
+        assert now.inverted == moved.inverted
+        assert now.location == own.location
+        data = json.loads((directory / "modules" / f"{name}.json").read_bytes())
+        assert list(data) == list(files[name])  # key order kept, unknown keys stay
+        for key, value in files[name].items():
+            if key not in ("drive", "angle", "encoder", "inverted", "absoluteEncoderOffset"):
+                assert data[key] == value, (name, key)
+    for name in ("backleft", "backright"):
+        assert after.module(name) == before.module(name)
+    assert after.drive == before.drive
+
+
+def test_a_ring_of_three_moves_each_module_s_hardware_one_corner_on(tmp_path: Path) -> None:
+    directory = copy_config(tmp_path)
+    before = load_directory(directory)
+    result = reassign_modules(directory, RING)
+    after = load_directory(directory)
+    assert result.summary.startswith("reassign (frontleft→frontright→backright→frontleft): ")
+    for source, destination in RING:
+        assert after.module(destination).drive == before.module(source).drive
+        assert after.module(destination).encoder == before.module(source).encoder
+        assert after.module(destination).location == before.module(destination).location
+    assert after.module("backleft") == before.module("backleft")
+
+
+@pytest.mark.parametrize("source", [*VARIANTS, "no_encoder", "unknown_keys", "factors_in_modules"])
+def test_the_moves_reversed_give_back_the_same_bytes(tmp_path: Path, source: str) -> None:
+    origin = VALID / source if (VALID / source).is_dir() else source
+    directory = copy_config(tmp_path, origin)
+    before = snapshot(directory)
+    reassign_modules(directory, RING)
+    assert snapshot(directory) != before
+    reassign_modules(directory, [(b, a) for a, b in RING])
+    assert snapshot(directory) == before
+
+
+def test_the_diagonal_moves_are_a_flip(tmp_path: Path) -> None:
+    flipped = copy_config(tmp_path, VALID / "unknown_keys", "flipped")
+    moved = copy_config(tmp_path, VALID / "unknown_keys", "moved")
+    flip_modules(flipped)
+    diagonal = {"frontleft": "backright", "frontright": "backleft"}
+    moves = [*diagonal.items(), *((b, a) for a, b in diagonal.items())]
+    reassign_modules(moved, moves)
+    assert snapshot(moved) == snapshot(flipped)
+
+
+def test_modules_may_be_named_as_files(tmp_path: Path) -> None:
+    directory = copy_config(tmp_path)
+    before = load_directory(directory)
+    reassign_modules(
+        directory, [("modules/backleft.json", "backright.json"), ("backright", "backleft")]
+    )
+    assert load_directory(directory).module("backright").drive == before.module("backleft").drive
+
+
+@pytest.mark.parametrize(
+    ("moves", "messages"),
+    [
+        (
+            [("frontleft", "frontright")],
+            [
+                "frontleft=frontright leaves frontleft's corner without hardware and sends "
+                "frontright's nowhere: add frontright=frontleft"
+            ],
+        ),
+        (
+            [("frontleft", "frontright"), ("frontright", "backright")],
+            ["frontleft=frontright frontright=backright leaves", "add backright=frontleft"],
+        ),
+        (
+            [("middle", "frontleft"), ("frontleft", "frontleft"), ("backleft", "backright")],
+            [
+                "no module named 'middle' (swervedrive.json lists frontleft, frontright, "
+                "backleft, backright)",
+                "frontleft=frontleft moves nothing",
+                "add backright=backleft",
+            ],
+        ),
+        (
+            [("backleft", "backright"), ("backleft", "frontleft"), ("frontright", "backright")],
+            [
+                "backleft's hardware is sent to both backright and frontleft",
+                "backright is given the hardware of both backleft and frontright",
+            ],
+        ),
+        ([], ["no move given"]),
+    ],
+)
+def test_moves_that_are_not_a_reassignment_are_refused_with_every_problem(
+    tmp_path: Path, moves: list[tuple[str, str]], messages: list[str]
+) -> None:
+    directory = copy_config(tmp_path)
+    before = everything(directory)
+    for dry_run in (True, False):
+        with pytest.raises(EditError) as caught:
+            reassign_modules(directory, moves, dry_run=dry_run)
+        text = str(caught.value)
+        assert text.startswith("cannot reassign:\n")
+        for message in messages:
+            assert message in text
+    assert everything(directory) == before
+
+
+def test_texts_that_are_not_moves_are_all_named() -> None:
+    assert parse_moves([" frontleft = backleft ", "backleft=frontleft"]) == [
+        ("frontleft", "backleft"),
+        ("backleft", "frontleft"),
+    ]
+    with pytest.raises(EditError, match=r"not a move: 'x', '=y', 'a=b=c'\. Write SOURCE=DEST"):
+        parse_moves(["x", "=y", "a=b=c", "frontleft=backleft"])
+
+
+def test_dry_run_writes_nothing(tmp_path: Path) -> None:
+    directory = copy_config(tmp_path)
+    before = everything(directory)
+    result = reassign_modules(directory, RING, dry_run=True)
+    assert everything(directory) == before and not result.written and result.backup is None
+    assert result.summary.endswith("would change 12 fields in 3 files (dry run, nothing written)")
+    assert "--- a/modules/backright.json" in result.diff
+
+
+def test_kill_at_every_step_of_reassign(tmp_path: Path) -> None:
+    steps = check_crash_at_every_step(
+        lambda name: copy_config(tmp_path, name=name),
+        lambda directory, hook: reassign_modules(directory, RING, fault_hook=hook),
+    )
+    assert len([s for s in steps if s.startswith("replace ")]) == 3
+
+
+def test_the_suggested_swap_command_quotes_the_directory() -> None:
+    assert swap_command("deploy/swerve", "frontright", "frontleft") == (
+        "python -m swervelib reassign deploy/swerve frontright=frontleft frontleft=frontright"
+    )
+    assert swap_command("my robot/swerve", "a", "b").startswith(
+        "python -m swervelib reassign 'my robot/swerve' a=b"
+    )
