@@ -140,9 +140,15 @@ class Chassis:
         self.wall_contact = False
 
     def place(self, x: float, y: float, heading: float) -> None:
-        """Put the robot at a pose, at rest."""
+        """Put the robot at a pose, moving as it moved relative to itself: its field velocity
+        turns with its heading (forward stays forward), its turn rate stays. A robot at rest
+        stays at rest; one whose wheels turn keeps the speed they roll at, so the tyres neither
+        brake the chassis nor drag the wheels."""
+        turn = heading - self.heading
+        cos_t, sin_t = math.cos(turn), math.sin(turn)
+        vx, vy = self.vx, self.vy
+        self.vx, self.vy = cos_t * vx - sin_t * vy, sin_t * vx + cos_t * vy
         self.x, self.y, self.heading = x, y, heading
-        self.vx = self.vy = self.omega = 0.0
 
     def grip(
         self,

@@ -145,7 +145,8 @@ class SwerveSim:
         ``walls``: the field perimeter the bumpers stop at (with ``traction`` only).
 
         ``follow_pose_resets``: the drive's ``reset_pose()`` also puts this simulated robot at the
-        pose (:meth:`place`), so the estimate and the truth share one world frame.
+        pose (:meth:`place`, which keeps it moving as it moved), so the estimate and the truth
+        share one world frame.
 
         ``true_wheel_diameter_m``: the wheels' real diameter when it is not the configured one
         (worn treads), for modules whose configuration gives a diameter.
@@ -520,10 +521,11 @@ class SwerveSim:
         self.supply_current_a = sum(d * (d * battery - emf) / r for d, emf, r in terms)
 
     def place(self, pose: Pose2d) -> None:
-        """Put the simulated robot at ``pose``, at rest (picked up and set down; its gyro keeps
-        reading what it read, as a real one does)."""
+        """Put the simulated robot at ``pose`` without changing how it moves: its wheels keep
+        their speeds and angles, its velocity relative to itself (forward stays forward) and its
+        turn rate stay, as when a pose reset changes only the frame a moving robot is seen in.
+        Its gyro keeps reading what it read, as a real one does. A robot at rest stays at rest."""
         self._pose = pose
-        self._yaw_rate_dps = 0.0
         if self.chassis is not None:
             self.chassis.place(pose.X(), pose.Y(), pose.rotation().radians())
         self._publish_truth()
