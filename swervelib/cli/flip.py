@@ -11,7 +11,7 @@ from typing import Any, TextIO
 from swervelib.config import ConfigError
 from swervelib.safe_read import UnreadableFile, describe_os_error
 from swervelib.text import printable, shown_path
-from swervelib.tools.edit import EditError, format_result
+from swervelib.tools.edit import EditError, EditResult, format_result
 
 
 def register(commands: Any) -> None:
@@ -83,14 +83,19 @@ def print_notes(notes: tuple[str, ...], err: TextIO) -> None:
         print(f"note: {printable(note, None)}", file=err)
 
 
+def print_result(result: EditResult, dry_run: bool, out: TextIO, err: TextIO) -> None:
+    """An edit's notes on ``err``, then its summary on ``out`` (after its diff for a dry run)."""
+    print_notes(result.notes, err)
+    print(format_result(result, show_diff=dry_run), file=out)
+
+
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = streams(out, err)
     with report_errors(err) as failed:
         from swervelib.tools.flip import after_flip, flip_modules
 
         result = flip_modules(args.directory, dry_run=args.dry_run)
-        print_notes(result.notes, err)
-        print(format_result(result, show_diff=args.dry_run), file=out)
+        print_result(result, args.dry_run, out, err)
         if result.written:
             print(printable(after_flip(shown_path(args.directory)), None), file=out)
     return 1 if failed else 0

@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from swervelib.cli.flip import dry_run_and_run, print_notes, report_errors, streams
-from swervelib.tools.edit import EditResult, format_result
+from swervelib.cli.flip import dry_run_and_run, print_result, report_errors, streams
+from swervelib.tools.edit import EditResult
 
 
 def register(commands: Any) -> None:
@@ -72,8 +72,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
                 dry_run=args.dry_run,
                 wrap="unsigned" if args.unsigned else "signed" if args.signed else "keep",
             )
-        print_notes(result.notes, err)
-        print(format_result(result, show_diff=args.dry_run), file=out)
+        print_result(result, args.dry_run, out, err)
     return 1 if failed else 0
 
 

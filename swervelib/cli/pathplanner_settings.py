@@ -7,9 +7,8 @@ import contextlib
 from pathlib import Path
 from typing import Any, TextIO
 
-from swervelib.cli.flip import dry_run_and_run, print_notes, report_errors, streams
+from swervelib.cli.flip import dry_run_and_run, print_result, report_errors, streams
 from swervelib.text import shown_path
-from swervelib.tools.edit import format_result
 
 
 def register(commands: Any) -> None:
@@ -47,8 +46,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
         target = folder / SETTINGS_FILE
         if target.exists():
             result = write_gui_settings(config, folder, dry_run=args.dry_run)
-            print_notes(result.notes, err)
-            print(format_result(result, show_diff=args.dry_run), file=out)
+            print_result(result, args.dry_run, out, err)
         elif args.dry_run:
             gui_settings(config)  # what would stop the write stops the dry run too
             print(f"would create {shown_path(target)} (dry run, nothing written)", file=out)

@@ -5,9 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import Any, TextIO
 
-from swervelib.cli.flip import dry_run_and_run, print_notes, report_errors, streams
+from swervelib.cli.flip import dry_run_and_run, print_result, report_errors, streams
 from swervelib.text import printable
-from swervelib.tools.edit import format_result
 
 
 def register(commands: Any) -> None:
@@ -39,8 +38,7 @@ def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None 
 
         moves = parse_moves(args.moves)
         result = reassign_modules(args.directory, moves, dry_run=args.dry_run)
-        print_notes(result.notes, err)
-        print(format_result(result, show_diff=args.dry_run), file=out)
+        print_result(result, args.dry_run, out, err)
         if result.written:
             print(
                 printable(
