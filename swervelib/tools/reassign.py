@@ -31,6 +31,7 @@ from pathlib import PurePosixPath
 
 from swervelib.text import printable
 from swervelib.tools.edit import ConfigEditor, EditError, EditResult, FaultHook
+from swervelib.tools.fieldpath import MODULES_DIR
 from swervelib.tools.flip import TRAVELLING_FIELDS
 
 Move = tuple[str, str]
@@ -64,7 +65,7 @@ def _stem(file: str) -> str:
 def _module_name(name: str, modules: Sequence[str]) -> str | None:
     """``name`` as one of ``modules`` (the file stems): ``frontleft``, ``frontleft.json`` and
     ``modules/frontleft.json`` all name the same module; None when it names none."""
-    stem = _stem(name.replace("\\", "/"))
+    stem = name.replace("\\", "/").removeprefix(f"{MODULES_DIR}/").removesuffix(".json")
     return stem if stem in modules else None
 
 

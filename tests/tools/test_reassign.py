@@ -3,15 +3,21 @@
 from __future__ import annotations
 
 import json
+import shutil
+import tempfile
 from pathlib import Path
+from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swervelib.config import load_directory
 from swervelib.tools.edit import EditError
 from swervelib.tools.flip import flip_modules
 from swervelib.tools.reassign import parse_moves, reassign_modules, swap_command
 from tests.tools import (
+    DEPLOY,
     VALID,
     VARIANTS,
     check_crash_at_every_step,
@@ -19,6 +25,7 @@ from tests.tools import (
     everything,
     snapshot,
 )
+from tests.tools.test_flip_properties import module_layouts, render
 
 NAMES = ("frontleft", "frontright", "backleft", "backright")
 RING = (("frontleft", "frontright"), ("frontright", "backright"), ("backright", "frontleft"))
@@ -90,6 +97,9 @@ def test_modules_may_be_named_as_files(tmp_path: Path) -> None:
         directory, [("modules/backleft.json", "backright.json"), ("backright", "backleft")]
     )
     assert load_directory(directory).module("backright").drive == before.module("backleft").drive
+    for elsewhere in ("../backleft", "/tmp/modules/backleft.json", "backleft.json.json"):
+        with pytest.raises(EditError, match=f"no module named '{elsewhere}'"):
+            reassign_modules(directory, [(elsewhere, "backright"), ("backright", "backleft")])
 
 
 @pytest.mark.parametrize(
@@ -173,3 +183,55 @@ def test_the_suggested_swap_command_quotes_the_directory() -> None:
     assert swap_command("my robot/swerve", "a", "b").startswith(
         "python -m swervelib reassign 'my robot/swerve' a=b"
     )
+
+
+@settings(max_examples=40)
+@given(module_layouts(), st.permutations(NAMES))
+def test_any_reassignment_reversed_gives_back_every_generated_folder(
+    layouts: Any, order: list[str]
+) -> None:
+    """Every permutation of the four modules (as moves: each module to the one at its place in
+    ``order``), on folders of every style with members only some files have, and back."""
+    moves = [(a, b) for a, b in zip(NAMES, order, strict=True) if a != b]
+    with tempfile.TemporaryDirectory() as temporary:
+        directory = Path(temporary) / "swerve"
+        shutil.copytree(DEPLOY / "swerve", directory)
+        for name, (members, style) in layouts.items():
+            (directory / "modules" / f"{name}.json").write_text(render(members, style), newline="")
+        before_config = load_directory(directory)
+        before = snapshot(directory)
+        if not moves:
+            with pytest.raises(EditError, match="no move given"):
+                reassign_modules(directory, moves)
+            return
+        reassign_modules(directory, moves)
+        after = load_directory(directory)
+        for source, destination in moves:
+            moved, now = before_config.module(source), after.module(destination)
+            assert (now.drive, now.angle, now.encoder) == (moved.drive, moved.angle, moved.encoder)
+            assert now.inverted == moved.inverted
+            assert now.location == before_config.module(destination).location
+        reassign_modules(directory, [(b, a) for a, b in moves])
+        assert snapshot(directory) == before
+
+
+NOT_A_MODULE = st.sampled_from(["", "front", "modules/", "frontleft.json.json", "../backleft"])
+
+
+@settings(max_examples=200)
+@given(st.lists(st.tuples(*(st.sampled_from(NAMES) | NOT_A_MODULE,) * 2), max_size=6))
+def test_any_moves_either_reassign_or_are_refused_clearly(moves: list[tuple[str, str]]) -> None:
+    """Whatever the moves, the result is a written reassignment or an EditError, and a refused
+    one changes nothing."""
+    with tempfile.TemporaryDirectory() as temporary:
+        directory = Path(temporary) / "swerve"
+        shutil.copytree(DEPLOY / "swerve", directory)
+        before = everything(directory)
+        try:
+            result = reassign_modules(directory, moves)
+        except EditError as error:
+            assert str(error).startswith("cannot reassign:\n")
+            assert everything(directory) == before
+        else:
+            assert result.written
+            load_directory(directory)
