@@ -28,7 +28,7 @@ from swervelib.alliance import red_alliance
 from swervelib.config.model import INCH
 from swervelib.devices.faults import FaultAlert
 from swervelib.input_stream import SwerveInput
-from swervelib.sysid import angle_routine, drive_routine
+from swervelib.sysid import angle_routine, drive_routine, rotation_routine
 from swervelib.wheel_radius import WheelDiameter, WheelRadiusCharacterization
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ class SwerveSubsystem(commands2.Subsystem):
         self.drive = drive
         self._drive_sysid: SysIdRoutine | None = None
         self._angle_sysid: SysIdRoutine | None = None
+        self._rotation_sysid: SysIdRoutine | None = None
         self.last_wheel_diameter: WheelDiameter | None = None
         # What went wrong in the last wheel diameter measurement, if anything (also printed).
         self._wheel_radius_alert = FaultAlert(
@@ -125,6 +126,13 @@ class SwerveSubsystem(commands2.Subsystem):
         if self._angle_sysid is None:
             self._angle_sysid = angle_routine(self.drive, self)
         return self._angle_sysid
+
+    def sysid_rotation(self) -> SysIdRoutine:
+        """The robot's rotation SysId routine, for the heading controller (see
+        :func:`swervelib.sysid.rotation_routine`), made once."""
+        if self._rotation_sysid is None:
+            self._rotation_sysid = rotation_routine(self.drive, self)
+        return self._rotation_sysid
 
     def sysid_commands(self, routine: SysIdRoutine) -> list[commands2.Command]:
         """A routine's four tests, in the order SysId wants them: quasistatic forward and

@@ -1,10 +1,12 @@
 """SysId routines (swervelib.sysid) run by the commands2 scheduler write the DataLog entries the
 SysId tool reads: per module, the measured applied volts, position, velocity and current, and the
 test state; the drive routine holds every wheel forward, and the angle routine, which leaves the
-modules with no angle set-point, raises no misconfiguration alarm."""
+modules with no angle set-point, raises no misconfiguration alarm. The rotation routine holds every
+wheel tangential and spins the robot in place, logging its continuous yaw and yaw rate."""
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections import defaultdict
 from collections.abc import Callable, Iterator
@@ -15,14 +17,23 @@ import commands2
 import pytest
 import wpilib
 from commands2.sysid import SysIdRoutine
+from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 from wpiutil.log import DataLogReader
 
 from swervelib import SwerveDrive
 from swervelib.angles import wrap_180
-from swervelib.sysid import angle_routine, drive_routine
-from tests.drive.harness import Harness, simulated
+from swervelib.sysid import (
+    ALIGNED_DEG,
+    angle_routine,
+    drive_routine,
+    heading_gains,
+    rotation_routine,
+    tangent_deg,
+)
+from tests.drive.harness import LOOP, Harness, simulated
 from tests.sim import alert_texts
+from tests.sim import scheduled as scheduled_loops
 from tests.waits import until
 
 
@@ -232,3 +243,250 @@ def test_drive_routine_gives_no_volts_to_a_wheel_still_turning_round() -> None:
     # given volts at once: 1.4 cm backwards, 6.9 cm sideways; now 0.0 and 0.5 cm measured
     assert backwards < 0.01 and sideways < 0.03, (backwards, sideways)
     assert moved > 0.15, moved  # 0.26 m measured
+
+
+# -- the rotation routine ------------------------------------------------------------------------
+ROTATION = "swerve-rotation"
+TESTS = {
+    "quasistatic-forward": (SysIdRoutine.Direction.kForward, False),
+    "quasistatic-reverse": (SysIdRoutine.Direction.kReverse, False),
+    "dynamic-forward": (SysIdRoutine.Direction.kForward, True),
+    "dynamic-reverse": (SysIdRoutine.Direction.kReverse, True),
+}
+
+
+def read_tests(directory: Path, mechanism: str) -> dict[str, dict[str, list[float]]]:
+    """The double entries of ``mechanism`` in the DataLog files in ``directory``, split by the
+    test being run when they were logged, as SysId splits them: {test state: {entry: values}}.
+    In stepped simulated time a loop's records share one timestamp, the test state's among them
+    (the routine logs it after the motor frames of the same loop)."""
+    state_name = f"sysid-test-state-{mechanism}"
+    names: dict[int, tuple[str, str]] = {}
+    states: dict[int, str] = {}
+    samples: list[tuple[int, str, float]] = []
+    for path in directory.glob("*.wpilog"):
+        for record in DataLogReader(str(path)):
+            if record.isStart():
+                start = record.getStartData()
+                names[start.entry] = (start.name, start.type)
+            elif not record.isControl() and record.getEntry() in names:
+                name, kind = names[record.getEntry()]
+                if name == state_name:
+                    states[record.getTimestamp()] = record.getString()
+                elif kind == "double" and name.endswith(f"-{mechanism}"):
+                    samples.append((record.getTimestamp(), name, record.getDouble()))
+    tests: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
+    for time_us, name, value in sorted(samples, key=lambda sample: sample[0]):
+        tests[states.get(time_us, "none")][name].append(value)
+    return tests
+
+
+def run_rotation_tests(h: Harness, routine: SysIdRoutine, seconds: float) -> dict[str, dict]:
+    """Each of the routine's four tests for ``seconds``, one loop at a time (the robot's
+    periodic(), then the scheduler, then time), the robot left to stop in between; per test the
+    true yaw (degrees, unwrapped) at each loop's periodic(), and how far the robot's centre
+    moved at most."""
+    seen: dict[str, dict] = {}
+    for name, (direction, dynamic) in TESTS.items():
+        test = routine.dynamic(direction) if dynamic else routine.quasistatic(direction)
+        start = h.sim.true_pose.translation()
+        yaws: list[float] = []
+        moved = 0.0
+        with scheduled(test):
+            for _ in range(round(seconds / LOOP)):
+                yaws.append(h.sim.true_yaw_deg)  # what this loop's periodic() read
+                h.run(LOOP, scheduler_run)
+                moved = max(moved, h.sim.true_pose.translation().distance(start))
+        seen[name] = {"yaws": yaws, "moved": moved}
+        h.run(1.0, lambda d: d.stop())
+    return seen
+
+
+def test_rotation_routine_spins_the_robot_in_place_and_logs_its_continuous_yaw(
+    tmp_path: Path,
+) -> None:
+    """Forward tests turn the robot counter-clockwise, backward ones clockwise, in place; the log
+    has the drive motors' applied volts, the yaw in turns (continuous over more than a turn,
+    through ±180°, as the robot really turned) and its rate in turns per second."""
+    wpilib.DataLogManager.stop()  # a log started by an earlier test would keep its directory
+    wpilib.DataLogManager.start(str(tmp_path))
+    try:
+        with simulated() as h:
+            h.drive.reset_pose(Pose2d(1.0, 1.0, Rotation2d.fromDegrees(170.0)))  # near ±180°
+            routine = rotation_routine(h.drive, commands2.Subsystem(), SysIdRoutine.Config())
+            seen = run_rotation_tests(h, routine, 2.0)
+        wpilib.DataLogManager.getLog().flush()  # written by a background thread: wait for it
+        assert until(lambda: "dynamic-reverse" in read_tests(tmp_path, ROTATION))
+    finally:
+        commands2.CommandScheduler.getInstance().unregisterAllSubsystems()
+        wpilib.DataLogManager.stop()
+    logged = read_tests(tmp_path, ROTATION)
+    for name, (direction, dynamic) in TESTS.items():
+        sign = 1.0 if direction == SysIdRoutine.Direction.kForward else -1.0
+        # (a test's first loop only starts its timer: it logs from the second)
+        yaws = seen[name]["yaws"][1:]
+        entries = logged[name]
+        volts = entries[f"voltage-robot-{ROTATION}"]
+        turns = entries[f"position-robot-{ROTATION}"]
+        rates = entries[f"velocity-robot-{ROTATION}"]
+        assert len(volts) == len(turns) == len(rates) == len(yaws), name
+        turned = yaws[-1] - yaws[0]
+        # measured: 2 s of the 1 V/s ramp turned it 79°, 2 s of the 7 V step 695°
+        assert sign * turned > (500.0 if dynamic else 60.0), (name, turned)
+        assert seen[name]["moved"] < 0.01, (name, seen[name]["moved"])  # in place
+        # volts: the ramp (1 V/s) or the 7 V step, in the test's direction
+        top = 7.0 if dynamic else 2.0
+        assert top - 0.3 < sign * max(volts, key=lambda v: sign * v) < top + 0.05, (name, volts)
+        # the yaw in turns, as the robot turned (within 1e-7 turn measured)
+        for index, value in enumerate(turns):
+            truth = (yaws[index] - yaws[0]) / 360.0
+            assert abs(value - turns[0] - truth) < 0.003, (name, index, value, truth)
+        # continuous: no jump between two loops (7 V turns the robot 0.02 turn a loop)
+        assert max(abs(b - a) for a, b in itertools.pairwise(turns)) < 0.03, name
+        # the rate in turns/s: the yaw's change over each loop, and in the test's direction
+        for index in range(1, len(turns)):
+            change = (turns[index] - turns[index - 1]) / LOOP
+            assert rates[index] == pytest.approx(change, abs=0.02), (name, index)
+        assert min(sign * rate for rate in rates) > -0.01, (name, rates)
+        assert max(sign * rate for rate in rates) > (1.0 if dynamic else 0.2), (name, rates)
+    # the robot turned more than a turn within one test: the yaw crossed ±180° and did not wrap
+    dynamic_turns = logged["dynamic-forward"][f"position-robot-{ROTATION}"]
+    assert max(dynamic_turns) - min(dynamic_turns) > 1.5, dynamic_turns
+
+
+def wheels_off_tangent(h: Harness) -> dict[str, float]:
+    """How far (degrees, signed) each real wheel faces from its tangent."""
+    return {
+        m.name: wrap_180(h.sim.true_module_angles[m.name].degrees() - tangent_deg(m))
+        for m in h.drive.modules
+    }
+
+
+@pytest.mark.parametrize(
+    ("end_deg", "omega"),
+    [(0, 0.0), (90, 0.0), (150, 0.0)],
+    ids=["forward", "left", "backwards"],
+)
+def test_rotation_routine_turns_each_wheel_tangential_before_driving_it(
+    end_deg: int, omega: float
+) -> None:
+    """Wheels left pointing anywhere (forward, left, back left: two of them more than 90° from
+    their tangent each time, where the shortest turn would reverse them) turn to their tangent, never the reverse of it, with 0 V on
+    their drive motor until they face it: then every wheel drives the robot counter-clockwise
+    and the robot turns in place from the start."""
+    with simulated() as h:
+        sweep(h, end_deg, omega)
+        before = wheels_off_tangent(h)
+        assert max(abs(a) for a in before.values()) > 90.0, before
+        start = h.sim.true_pose
+        start_yaw = h.sim.true_yaw_deg
+        test = rotation_routine(h.drive, commands2.Subsystem()).dynamic(
+            SysIdRoutine.Direction.kForward
+        )
+        volts_off_tangent: dict[str, float] = {}
+        moved = clockwise = 0.0
+        with scheduled(test):
+            for _ in range(50):  # 1 s of the 7 V step, one loop at a time
+                h.run(LOOP, scheduler_run)
+                moved = max(moved, h.sim.true_pose.translation().distance(start.translation()))
+                clockwise = max(clockwise, start_yaw - h.sim.true_yaw_deg)
+                for name, off in wheels_off_tangent(h).items():
+                    module = next(m for m in h.drive.modules if m.name == name)
+                    volts = abs(module.drive_motor.get_applied_volts())
+                    if abs(off) > 2.0 * ALIGNED_DEG:
+                        volts_off_tangent[name] = max(volts, volts_off_tangent.get(name, 0.0))
+            after = wheels_off_tangent(h)
+            speeds = {m.name: m.drive_velocity_mps for m in h.drive.modules}
+        turned = h.sim.true_yaw_deg - start_yaw
+    assert all(v < 0.5 for v in volts_off_tangent.values()), volts_off_tangent
+    assert all(abs(a) < 2.0 for a in after.values()), (before, after)  # tangent, not reversed
+    assert all(v > 2.0 for v in speeds.values()), speeds  # every wheel rolls forward
+    assert turned > 180.0 and clockwise < 0.5, (turned, clockwise)
+    assert moved < 0.02, moved
+
+
+def test_rotation_routine_raises_no_misconfiguration_alarm_on_a_healthy_robot() -> None:
+    """The modules hold the routine's tangential set-points (the last drive command's, forward,
+    is not judged): the runaway, stall and IMU checks find nothing while the robot spins, the
+    protective stop does not stop it, and the drive drives from its next command."""
+    flagged: set[str] = set()
+    with simulated() as h:
+        h.drive.diagnostics.protective_stop = True  # a runaway verdict would stop the drive
+        h.run(0.5, forward)
+        routine = rotation_routine(h.drive, commands2.Subsystem())
+        turned: dict[str, float] = {}
+        for name, (direction, dynamic) in TESTS.items():
+            test = routine.dynamic(direction) if dynamic else routine.quasistatic(direction)
+            start_yaw = h.sim.true_yaw_deg
+            with scheduled(test):
+                for _ in range(10):
+                    h.run(0.2, scheduler_run)
+                    flagged |= h.drive.diagnostics.runaway | h.drive.diagnostics.stalled
+                    assert not h.drive.diagnostics.imu_disagrees, name
+            h.run(0.5, lambda d: d.stop())
+            turned[name] = h.sim.true_yaw_deg - start_yaw
+        alarms = [t for t in alert_texts() if "running away" in t or "cannot reach its" in t]
+        alarms += [t for t in alert_texts() if "no drive command" in t]  # (fed: never expired)
+        start = h.sim.true_pose.X()
+        h.run(1.5, forward)
+        moved = h.sim.true_pose.X() - start
+        flagged |= h.drive.diagnostics.runaway | h.drive.diagnostics.stalled
+    assert not flagged and not alarms, (flagged, alarms)
+    # the tests did spin it, each its way (2 s: the ramps 80°, the steps 700°)
+    assert turned["quasistatic-forward"] > 30.0 and turned["dynamic-forward"] > 300.0, turned
+    assert turned["quasistatic-reverse"] < -30.0 and turned["dynamic-reverse"] < -300.0, turned
+    assert moved > 1.0, moved
+
+
+def test_subsystem_sysid_rotation_is_made_once_and_spins_the_robot() -> None:
+    """``SwerveSubsystem.sysid_rotation()`` gives the same routine every time; its tests require
+    the subsystem, and, run by the scheduler after the subsystem's periodic(), spin the robot
+    counter-clockwise forward and clockwise backward."""
+    with simulated() as h, scheduled_loops.subsystem_for(h) as subsystem:
+        routine = subsystem.sysid_rotation()
+        assert subsystem.sysid_rotation() is routine
+        assert routine is not subsystem.sysid_drive() and routine is not subsystem.sysid_angle()
+        turned: list[float] = []
+        for test in subsystem.sysid_commands(routine)[2:]:  # the dynamic tests
+            assert subsystem in test.getRequirements()
+            start_yaw = h.sim.true_yaw_deg
+            commands2.CommandScheduler.getInstance().schedule(test)
+            scheduled_loops.run(h, 1.0)
+            commands2.CommandScheduler.getInstance().cancel(test)
+            turned.append(h.sim.true_yaw_deg - start_yaw)
+            scheduled_loops.run(h, 1.0)  # (stopped: the routine ends with 0 V)
+    assert turned[0] > 180.0 and turned[1] < -180.0, turned
+
+
+class _Motor:
+    def __init__(self, volts: float) -> None:
+        self.volts = volts
+
+    def get_applied_volts(self) -> float:
+        return self.volts
+
+
+def test_rotation_volts_are_the_mean_of_the_drive_motors_that_report_a_number() -> None:
+    from types import SimpleNamespace
+
+    from swervelib.sysid import _mean_applied_volts
+
+    modules = [SimpleNamespace(drive_motor=_Motor(v)) for v in (6.0, math.nan, 7.0, 8.0)]
+    assert _mean_applied_volts(modules) == pytest.approx(7.0)  # type: ignore[arg-type]
+    silent = [SimpleNamespace(drive_motor=_Motor(math.nan)) for _ in range(4)]
+    assert _mean_applied_volts(silent) == 0.0  # type: ignore[arg-type]
+
+
+def test_heading_gains_turn_sysid_volts_into_the_heading_controller_s_units() -> None:
+    """SysId's kP of 6 V per turn with kV 2 V per turn/s, on a robot turning at most 10 rad/s:
+    a heading error of 1 rad (1/2π turn) asks 6/2π V, which the drive applies for a turn rate of
+    (6/2π)/2 turns/s = 3 rad/s = 0.3 of the maximum: p = 0.3 per radian (and d = 0.4/20)."""
+    p, d = heading_gains(6.0, 0.4, 2.0, 10.0)
+    assert p == pytest.approx(0.3) and d == pytest.approx(0.02)
+    # the unit of angle cancels: the same result from the analysis in radians
+    assert heading_gains(6.0 / math.tau, 0.4 / math.tau, 2.0 / math.tau, 10.0) == pytest.approx(
+        (p, d)
+    )
+    for bad in ((1.0, 0.0, 0.0, 10.0), (1.0, 0.0, 2.0, -1.0), (math.nan, 0.0, 2.0, 10.0)):
+        with pytest.raises(ValueError):
+            heading_gains(*bad)
