@@ -50,10 +50,11 @@ class RobotContainer:
 
     def bind_characterisation(self) -> None:
         testing = commands2.button.Trigger(wpilib.DriverStation.isTestEnabled)
-        angle = self.tester.leftBumper()
+        angle, rotation = self.tester.leftBumper(), self.tester.rightBumper()
         for routine, which in (
-            (self.swerve.sysid_drive(), ~angle),
-            (self.swerve.sysid_angle(), angle),
+            (self.swerve.sysid_drive(), ~angle & ~rotation),
+            (self.swerve.sysid_angle(), angle & ~rotation),
+            (self.swerve.sysid_rotation(), rotation & ~angle),
         ):
             tests = self.swerve.sysid_commands(routine)  # quasistatic fwd/back, dynamic fwd/back
             buttons = (self.tester.a(), self.tester.b(), self.tester.x(), self.tester.y())

@@ -84,35 +84,54 @@ def test_each_auto_ends_at_its_end_pose(control: Any, robot: Any, auto: str, red
         run(robot, 0.2)
 
 
-def hold_a(robot: Any, mode: str, seconds: float) -> tuple[list[float], Translation2d]:
-    """Hold A on the characterisation controller (port 1) in ``mode``: each drive motor's
-    measured volts at the end, and how far the simulated robot moved."""
+def hold_a(
+    robot: Any, mode: str, seconds: float, *, rotation: bool = False
+) -> tuple[list[float], Translation2d, float]:
+    """Hold A (with ``rotation``, and the right bumper) on the characterisation controller
+    (port 1) in ``mode``: each drive motor's measured volts at the end, how far the simulated
+    robot moved and how far it turned (degrees, counter-clockwise positive)."""
     tester = XboxControllerSim(1)
     start(robot, mode)
     run(robot, 0.2)
-    before = robot.physics.sim.true_pose.translation()
+    sim = robot.physics.sim
+    before, yaw = sim.true_pose.translation(), sim.true_yaw_deg
+    tester.setRightBumperButton(rotation)
     tester.setAButton(True)
     run(robot, seconds)
     volts = [m.drive_motor.get_applied_volts() for m in robot.swerve.modules]
-    moved = robot.physics.sim.true_pose.translation() - before
+    moved, turned = sim.true_pose.translation() - before, sim.true_yaw_deg - yaw
     tester.setAButton(False)
+    tester.setRightBumperButton(False)
     run(robot, 0.2)
-    return volts, moved
+    return volts, moved, turned
 
 
 def test_the_test_mode_controller_runs_the_drive_sysid_routine(control: Any, robot: Any) -> None:
     with control.run_robot():
-        volts, moved = hold_a(robot, "test", 1.5)  # quasistatic forward: 1 V/s
+        volts, moved, turned = hold_a(robot, "test", 1.5)  # quasistatic forward: 1 V/s
         assert all(1.0 < v < 3.0 for v in volts), volts  # measured, not asked
         assert moved.X() > 0.1 and abs(moved.Y()) < 0.05, moved  # straight ahead
+        assert abs(turned) < 2.0, turned
         assert all(abs(m.drive_motor.get_applied_volts()) < 0.1 for m in robot.swerve.modules)
+        DriverStationSim.setEnabled(False)
+        run(robot, 0.2)
+
+
+def test_the_right_bumper_runs_the_rotation_sysid_routine(control: Any, robot: Any) -> None:
+    """Right bumper and A in test mode: the rotation routine's quasistatic forward test spins
+    the robot counter-clockwise in place."""
+    with control.run_robot():
+        volts, moved, turned = hold_a(robot, "test", 1.5, rotation=True)
+        assert all(1.0 < v < 3.0 for v in volts), volts
+        assert turned > 30.0, turned  # counter-clockwise
+        assert moved.norm() < 0.02, moved  # in place
         DriverStationSim.setEnabled(False)
         run(robot, 0.2)
 
 
 def test_sysid_buttons_do_nothing_outside_test_mode(control: Any, robot: Any) -> None:
     with control.run_robot():
-        volts, moved = hold_a(robot, "teleop", 1.0)
+        volts, moved, _ = hold_a(robot, "teleop", 1.0)
         assert all(abs(v) < 0.1 for v in volts), volts
         assert moved.norm() < 0.01, moved
         DriverStationSim.setEnabled(False)
