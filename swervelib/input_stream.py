@@ -60,6 +60,7 @@ from swervelib.drive.shaping import SETTLED_YAW_RATE
 from swervelib.input import apply_deadband, joystick_to_robot, stick_heading
 from swervelib.pose_profile import (
     approach_speed,
+    approach_step,
     limited_step,
     module_budget,
     shared_accelerations,
@@ -125,6 +126,18 @@ class _Running:
 def _radius(drive: SwerveDrive) -> float:
     """The furthest module's distance from the robot's centre (m)."""
     return max(m.location.norm() for m in drive.modules)
+
+
+def _starting_speeds(drive: SwerveDrive) -> ChassisSpeeds:
+    """The field velocity a command starts from: the robot's, or, under the setpoint generator
+    while the drive is commanded, the generator's last setpoint (from the module states it last
+    gave), which it goes on from whatever the robot does: a command started from the robot's
+    velocity, which trails it, asked the modules for a step of 5 m/s² at 1.5."""
+    if drive.options.setpoint_limits is None or not all(m.is_commanded for m in drive.modules):
+        return drive.get_field_relative_speeds()
+    state = drive.get_state()
+    robot = drive.kinematics.toChassisSpeeds(state.module_targets)
+    return ChassisSpeeds.fromRobotRelativeSpeeds(robot, state.pose.rotation())
 
 
 def _shaped(x: float, y: float, curve: Curve, scale: float) -> tuple[float, float]:
@@ -451,7 +464,7 @@ class SwerveInput:
             running.mode = self.mode
             # (heading mode: where it stops turning, if it still turns; see _hold_heading)
             running.target_heading = None if self.mode is Mode.HEADING else heading
-            moving = drive.get_field_relative_speeds()
+            moving = _starting_speeds(drive)
             running.pose_velocity = (moving.vx, moving.vy)
             running.pose_turn = moving.omega  # (not a rate left from an earlier drive to pose)
             running.at_target = False
@@ -643,7 +656,7 @@ class SwerveInput:
         last_vx, last_vy = running.pose_velocity
         last_omega = running.pose_turn
         linear_limit, turn_limit = limits
-        vx, vy = limited_step((last_vx, last_vy), wanted, linear_limit * dt)
+        vx, vy = approach_step((last_vx, last_vy), wanted, linear_limit * dt)
         (omega,) = limited_step((last_omega,), (omega,), turn_limit * dt)
         generator = drive.options.setpoint_limits
         radius = _radius(drive) if generator is not None else 0.0

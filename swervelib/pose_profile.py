@@ -12,7 +12,10 @@ turn (rad, rad/s, rad/s²) alike:
   (``min(√(2·a·d), k·d)``) brakes at ``k·v``: twice ``a`` where the two meet, whatever ``k``.
 * :func:`limited_step`: move the last command towards the one wanted by at most ``a·dt`` (a
   vector, so braking across the line to the goal and speeding up along it share one limit); every
-  change of the command is bounded, whatever the robot does.
+  change of the command is bounded, whatever the robot does. :func:`approach_step` does so for
+  the velocity, braking along the line to the goal first where it goes faster along it than the
+  curve asks (a velocity that still crosses the line, turned towards it in the same step, held
+  it above its braking curve: 4.5 cm past the goal under the setpoint generator).
 
 Under a setpoint generator, which limits each module's acceleration rather than the chassis's, a
 move that translates and turns at once asks every module for both: the translation's acceleration
@@ -56,6 +59,28 @@ def limited_step(
         return tuple(wanted)
     scale = step / length
     return tuple(v + c * scale for v, c in zip(last, change, strict=True))
+
+
+def approach_step(
+    last: tuple[float, float], wanted: tuple[float, float], step: float
+) -> tuple[float, float]:
+    """:func:`limited_step` for a velocity (m/s) towards ``wanted`` (the braking curve's speed
+    along the line to the goal), except that where the last one goes along that line faster
+    than wanted, braking along it comes first and what is left of ``step`` turns the rest of the
+    velocity towards the line: turning a velocity that crosses the line (entered while moving
+    across, or swinging in) does not hold it above its braking curve, which passed the goal."""
+    speed = math.hypot(*wanted)
+    ux, uy = (wanted[0] / speed, wanted[1] / speed) if speed > 0.0 else (0.0, 0.0)
+    along = last[0] * ux + last[1] * uy
+    if speed == 0.0 or along <= speed:
+        vx, vy = limited_step(last, wanted, step)
+        return vx, vy
+    brake = min(along - speed, step)
+    cross_x, cross_y = last[0] - along * ux, last[1] - along * uy
+    cross = math.hypot(cross_x, cross_y)
+    keep = 1.0 - min(1.0, math.sqrt(step * step - brake * brake) / cross) if cross > 0.0 else 0.0
+    along -= brake
+    return along * ux + cross_x * keep, along * uy + cross_y * keep
 
 
 def shared_accelerations(

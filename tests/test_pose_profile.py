@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 from swervelib.pose_profile import (
     MIN_BUDGET_FRACTION,
     approach_speed,
+    approach_step,
     limited_step,
     module_budget,
     shared_accelerations,
@@ -130,6 +131,32 @@ def test_shared_accelerations_split_in_proportion_to_what_is_left() -> None:
     assert shared_accelerations(3.0, 0.0, 3.0, 3.0, 2.0) == pytest.approx((2.0, 0.0))
     # the translation's own limit leaves the rest of its share to the turn
     assert shared_accelerations(3.0, 1.0, 1.0, 3.0, 2.0) == pytest.approx((1.0, 1.0))
+
+
+@given(vectors, vectors, st.floats(0.0, 1.0))
+def test_an_approach_step_brakes_along_the_line_first(
+    last: tuple[float, float], wanted: tuple[float, float], step: float
+) -> None:
+    """At most one step from the last velocity, as :func:`limited_step`; going along the line to
+    the goal faster than wanted, it brakes along it by a whole step (or down to what is wanted)
+    before it turns the rest of the velocity towards the line."""
+    result = approach_step(last, wanted, step)
+    assert math.dist(result, last) <= step * (1 + 1e-9) + 1e-12
+    speed = math.hypot(*wanted)
+    if speed == 0.0:
+        return
+    along = (last[0] * wanted[0] + last[1] * wanted[1]) / speed
+    if along > speed:
+        after = (result[0] * wanted[0] + result[1] * wanted[1]) / speed
+        assert after == pytest.approx(along - min(step, along - speed), rel=1e-9, abs=1e-9)
+
+
+def test_an_approach_step_across_the_line() -> None:
+    """Going 1 m/s along the line and 0.5 m/s across it, 0.8 m/s wanted along it, a 0.03 m/s
+    step: braking along the line first leaves it at 0.97 m/s; the plain step spent most of the
+    step on the crossing and braked along it by 0.011 m/s only."""
+    assert approach_step((1.0, 0.5), (0.8, 0.0), 0.03)[0] == pytest.approx(0.97)
+    assert limited_step((1.0, 0.5), (0.8, 0.0), 0.03)[0] == pytest.approx(0.9889, abs=1e-4)
 
 
 @given(st.floats(0.0, 1.0), st.floats(0.0, 1.0), accelerations, accelerations, st.floats(0.01, 1.0))

@@ -1,7 +1,9 @@
 """SwerveInput.drive_to in the simulated robot: from rest, driving towards the goal, driving away
 from it, driving across its line and turning on the spot, what it asks of the drive never changes
 faster than its acceleration limits (braking included), the robot itself brakes within them,
-and it still stops on the pose, no later than a time-optimal profile allows (+10 %)."""
+and it still stops on the pose, no later than a time-optimal profile allows (+10 %). Under the
+setpoint generator, entered while moving, it asks no module for more than the generator gives
+and stops on the pose without passing it."""
 
 from __future__ import annotations
 
@@ -12,7 +14,7 @@ from typing import Any
 
 import pytest
 from wpilib.simulation import DriverStationSim
-from wpimath.geometry import Pose2d, Rotation2d
+from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.drive.options import DriveOptions, SetpointLimits
@@ -78,17 +80,22 @@ def generator_limited(drive: Any) -> DriveOptions:
     )
 
 
-def recorded_commands(monkeypatch: Any, drive: Any) -> list[tuple[float, float, float]]:
+def recorded_commands(
+    monkeypatch: Any, drive: Any, headings: list[Rotation2d] | None = None
+) -> list[tuple[float, float, float]]:
     """Every command drive_to gives ``drive`` from now on, as (vx, vy, omega), passed on to the
-    drive; each is field-relative speeds, or a plain zero to hold still. (Put in the drive's
-    instance dict and deleted when the test ends: ``monkeypatch.setattr`` on the instance would put
-    the bound method back into that dict, which the drive's slots test forbids.)"""
+    drive; each is field-relative speeds, or a plain zero to hold still; the drive's heading as
+    each is given (what turns it into the robot's frame) appended to ``headings``. (Put in the
+    drive's instance dict and deleted when the test ends: ``monkeypatch.setattr`` on the instance
+    would put the bound method back into that dict, which the drive's slots test forbids.)"""
     sent: list[tuple[float, float, float]] = []
     real_drive = drive.drive
 
     def recording(speeds: ChassisSpeeds, **options: Any) -> None:
         assert options.get("field_relative") or speeds == ChassisSpeeds()
         sent.append((speeds.vx, speeds.vy, speeds.omega))
+        if headings is not None:
+            headings.append(drive.get_pose().rotation())
         real_drive(speeds, **options)
 
     monkeypatch.setitem(vars(drive), "drive", recording)
@@ -368,3 +375,207 @@ def test_drive_to_pose_translating_and_turning_at_once_keeps_to_the_module_accel
             assert arrived <= 1.03 * 2.86
         elif distance == 0.0:
             assert arrived <= 1.03 * 1.64
+
+
+# -- under the setpoint generator: entered while moving, and modules at very different radii ------
+
+GENERATOR_ENTRY_S = 1.6  # 2 m/s (or 2 rad/s) reached at 1.5 m/s² per module, then held a while
+NEAR_S = 0.25  # m: the final approach, along which passing the pose is measured
+NEAR_DEG = 10.0  # and the turn's
+
+
+def module_asks(
+    sent: list[tuple[float, float, float]], headings: list[Rotation2d], drive: Any
+) -> float:
+    """The largest change of a module's speed (m/s², along its previous direction, as the
+    setpoint generator measures it: a reversal is a change of sign) from one command of ``sent``
+    (field-relative, given at ``headings``) to the next."""
+    states = [
+        drive.kinematics.toSwerveModuleStates(
+            ChassisSpeeds.fromFieldRelativeSpeeds(ChassisSpeeds(*command), heading)
+        )
+        for command, heading in zip(sent, headings, strict=True)
+    ]
+    worst = 0.0
+    for before, after in itertools.pairwise(states):
+        for old, new in zip(before, after, strict=True):
+            turned = abs(math.remainder(new.angle.radians() - old.angle.radians(), math.tau))
+            signed = new.speed if turned <= math.pi / 2 else -new.speed
+            worst = max(worst, abs(signed - old.speed) / LOOP)
+    return worst
+
+
+@dataclass
+class Run:
+    """What drive_to did under the setpoint generator (see :func:`under_the_generator`)."""
+
+    passed: float  # m, the truth beyond the pose (see overshoot)
+    turned_past: float  # degrees
+    odometry_passed: tuple[float, float]  # the same by odometry (m, degrees)
+    arrived: float | None  # s, first at_target
+    linear_step: float  # m/s², the command's largest change (the velocity as a vector)
+    turn_step: float  # rad/s²
+    module_ask: float  # m/s², see module_asks
+    miss: float  # m, the truth from the pose at the end
+    heading_miss: float  # degrees
+    at_target: bool  # at the end
+
+    def __str__(self) -> str:
+        arrived = "never" if self.arrived is None else f"{self.arrived:.2f} s"
+        by, turned = self.odometry_passed
+        return (
+            f"passed the pose by {self.passed * 100:.2f} cm and turned {self.turned_past:.2f}° "
+            f"past it (odometry: {by * 100:.2f} cm, {turned:.2f}°); at the pose after {arrived}; "
+            f"command steps {self.linear_step:.2f} m/s², {self.turn_step:.2f} rad/s²; modules "
+            f"asked up to {self.module_ask:.3f} m/s²; truth {self.miss * 100:.2f} cm / "
+            f"{self.heading_miss:.2f}° from it at the end"
+        )
+
+
+def _beyond(offsets: list[Translation2d], start: int) -> float:
+    """How far ``offsets`` from a goal (one a loop) went beyond it from ``start`` on: on the far
+    side from where ``offsets[start]`` came from."""
+    came = offsets[start]
+    if came.norm() == 0.0:
+        return 0.0
+    return max(
+        0.0, *(-(o.X() * came.X() + o.Y() * came.Y()) / came.norm() for o in offsets[start:])
+    )
+
+
+def _final_approach(offsets: list[Translation2d], near: float) -> int:
+    """The loop at which the final approach to the goal began: the last one ``near`` or further."""
+    return max([0] + [i for i, offset in enumerate(offsets) if offset.norm() >= near])
+
+
+def overshoot(poses: list[Pose2d], goal: Pose2d) -> tuple[float, float]:
+    """How far ``poses`` (one a loop) went past ``goal`` (m) and turned past its heading
+    (degrees): beyond it on the far side from where they started, and from where the final
+    approach started (NEAR_S, NEAR_DEG); the heading the same way round as it started (a robot
+    turning away may go on round the other way, where the shortest way changes)."""
+    target = goal.translation()
+    offsets = [p.translation() - target for p in poses]
+    passed = max(_beyond(offsets, 0), _beyond(offsets, _final_approach(offsets, NEAR_S)))
+    errors = [
+        Translation2d(math.remainder((p.rotation() - goal.rotation()).radians(), math.tau), 0.0)
+        for p in poses
+    ]
+    unwrapped = errors[:1]
+    for before, after in itertools.pairwise(errors):
+        turn = math.remainder(after.X() - before.X(), math.tau)
+        unwrapped.append(Translation2d(unwrapped[-1].X() + turn, 0.0))
+    final = _final_approach(errors, math.radians(NEAR_DEG))
+    return passed, math.degrees(max(_beyond(unwrapped, 0), _beyond(errors, final)))
+
+
+def setpoint(drive: Any) -> tuple[tuple[float, float, float], Rotation2d]:
+    """The setpoint generator's last setpoint (field-relative vx, vy, omega: from the module
+    states it last gave) and the heading it is in the field's frame at."""
+    state = drive.get_state()
+    robot = drive.kinematics.toChassisSpeeds(state.module_targets)
+    field = ChassisSpeeds.fromRobotRelativeSpeeds(robot, state.pose.rotation())
+    return (field.vx, field.vy, field.omega), state.pose.rotation()
+
+
+def under_the_generator(
+    h: Any,
+    monkeypatch: Any,
+    entry: ChassisSpeeds | None,
+    offset: tuple[float, float, float],
+    seconds: float = 8.0,
+) -> tuple[SwerveInput, Run]:
+    """Under the setpoint generator (:func:`generator_limited`), drive at ``entry`` (field
+    frame) for GENERATOR_ENTRY_S, then drive_to the pose ``offset`` (field metres, degrees) from
+    where the robot is, for ``seconds``, a robot loop at a time. Its commands are measured from
+    the generator's setpoint when it takes over (what the modules were last asked for)."""
+    drive = h.drive
+    drive.options = generator_limited(drive)
+    if entry is not None:
+        h.run(GENERATOR_ENTRY_S, lambda d: d.drive(entry, field_relative=True))
+    here = drive.get_pose()
+    goal = Pose2d(
+        here.X() + offset[0],
+        here.Y() + offset[1],
+        here.rotation() + Rotation2d.fromDegrees(offset[2]),
+    )
+    to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
+    start, start_heading = setpoint(drive)
+    headings = [start_heading]
+    sent = recorded_commands(monkeypatch, drive, headings)
+    truths: list[Pose2d] = []
+    odometry: list[Pose2d] = []
+    arrived = None
+    for loop in range(round(seconds / LOOP)):
+        h.loop(to_pose.apply)
+        h.observe()
+        truths.append(h.sim.true_pose)
+        odometry.append(drive.get_pose())
+        if to_pose.at_target and arrived is None:
+            arrived = (loop + 1) * LOOP
+    commands = [start, *sent]
+    steps = list(itertools.pairwise(commands))
+    passed, turned_past = overshoot(truths, goal)
+    truth = truths[-1]
+    return to_pose, Run(
+        passed=passed,
+        turned_past=turned_past,
+        odometry_passed=overshoot(odometry, goal),
+        arrived=arrived,
+        linear_step=max(math.dist(a[:2], b[:2]) for a, b in steps) / LOOP,
+        turn_step=max(abs(b[2] - a[2]) for a, b in steps) / LOOP,
+        module_ask=module_asks(commands, headings, drive),
+        miss=truth.translation().distance(goal.translation()),
+        heading_miss=abs((truth.rotation() - goal.rotation()).degrees()),
+        at_target=to_pose.at_target,
+    )
+
+
+def hold_to_the_generator(drive: Any, to_pose: SwerveInput, run: Run, turned_past: float) -> None:
+    """What a team expects of drive_to under the setpoint generator (see
+    :func:`under_the_generator`): at the pose, not past it by 2 cm nor its heading by
+    ``turned_past`` degrees, each command one limit step from the last (the translation's, the
+    turn's over the furthest module's radius) and no module asked for more than the generator's
+    acceleration."""
+    limit = drive.options.setpoint_limits.max_drive_acceleration
+    radius = max(m.location.norm() for m in drive.modules)
+    assert run.at_target and run.arrived is not None
+    assert run.miss < 0.02 and run.heading_miss < 1.0
+    assert run.passed < 0.02 and run.turned_past < turned_past
+    # (float rounding only)
+    assert run.linear_step <= min(to_pose.pose_max_acceleration, limit) + 1e-6
+    assert run.turn_step <= min(to_pose.pose_max_turn_acceleration, limit / radius) + 1e-6
+    # (1 %: a wheel going through zero whose direction turns by more than 90° in the loop, which
+    # the generator counts as reversed: the sum of its two speeds, where their difference as
+    # vectors is one step; 1.507 m/s² measured)
+    assert run.module_ask <= limit * 1.01
+
+
+TURNED_PAST_DEG = 1.0
+GENERATOR_ENTRIES = {
+    # name: (entry (field m/s, rad/s), the pose from where drive_to takes over (m, m, degrees),
+    # how far past the heading it may turn (degrees))
+    "driving across at 2 m/s, 3 m ahead": (
+        ChassisSpeeds(0.0, 2.0, 0.0),
+        (3.0, 0.0, 0.0),
+        TURNED_PAST_DEG,
+    ),
+    "driving away at 2 m/s, 1 m behind": (
+        ChassisSpeeds(2.0, 0.0, 0.0),
+        (-1.0, 0.0, 0.0),
+        TURNED_PAST_DEG,
+    ),
+}
+
+
+@pytest.mark.parametrize("name", list(GENERATOR_ENTRIES))
+def test_drive_to_pose_entered_while_moving_keeps_to_the_setpoint_generator(
+    name: str, monkeypatch: Any
+) -> None:
+    """Entered while the robot drives at 2 m/s or turns at 2 rad/s under a setpoint generator at
+    1.5 m/s² per module, drive_to starts from that velocity, never asks a module for more than
+    the generator gives, and stops on the pose without passing it."""
+    entry, offset, turned_past = GENERATOR_ENTRIES[name]
+    with simulated(initial_pose=START) as h:
+        to_pose, run = under_the_generator(h, monkeypatch, entry, offset)
+        print(f"\n[drive to pose under the generator, {name}] {run}")
+        hold_to_the_generator(h.drive, to_pose, run, turned_past)
