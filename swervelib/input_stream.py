@@ -569,12 +569,19 @@ class SwerveInput:
         if generator is not None and radius > 0.0:
             # Translating and turning at once, each module needs both: the module budget
             # is shared so that braking on both curves together stays within it.
+            # (each first what it needs to stop on the pose from the last command: entered
+            # while moving, or on its braking curve)
+            vx, vy = running.pose_velocity
+            towards = (vx * error.X() + vy * error.Y()) / distance
+            turning = running.pose_turn * math.copysign(radius, turn)  # (> 0: towards)
             acceleration, turn_arc = shared_accelerations(
                 distance,
                 abs(turn) * radius,
                 acceleration,
                 turn_acceleration * radius,
                 self._module_budget(drive, generator),
+                (towards, turning),
+                dt,
             )
             turn_acceleration = turn_arc / radius
         speed = omega = 0.0

@@ -19,13 +19,16 @@ turn (rad, rad/s, rad/s²) alike:
 
 Under a setpoint generator, which limits each module's acceleration rather than the chassis's, a
 move that translates and turns at once asks every module for both: the translation's acceleration
-plus the turn's times the module's radius. Two more functions keep drive_to within that one budget:
+plus the turn's times the module's radius. These keep drive_to within that one budget:
 
 * :func:`shared_accelerations`: the braking curves' accelerations, the module budget split between
   the translation and the turn in proportion to what each has still to go (metres, and radians
-  times the radius): both profiles then end together, so their shares stay the same all the way,
-  and braking on both at once never asks a module for more than the budget. A move that only
-  translates or only turns has the whole budget, as before.
+  times the radius): from rest both profiles then end together, so their shares stay the same all
+  the way, and braking on both at once never asks a module for more than the budget. A move that
+  only translates or only turns has the whole budget, as before. Entered while moving (or where
+  the robot trails its command), a profile may be above the curve of its share: it has what it
+  needs to stop on its goal (:func:`braking_need`) first, and one going away from its goal what
+  stops it within the loop.
 * :func:`module_budget`: what is left of the module acceleration for the two: a field velocity held
   while the robot turns turns the other way in the robot's frame, which changes the modules'
   speeds by itself (at most ``ω·|v|``, and at most ``ω²·r·|v| / ||v| − ω·r|`` along a module's
@@ -83,21 +86,62 @@ def approach_step(
     return along * ux + cross_x * keep, along * uy + cross_y * keep
 
 
+def braking_need(speed: float, remaining: float, dt: float) -> float:
+    """The least acceleration (m/s², or rad/s²) on whose braking curve (:func:`approach_speed`)
+    a profile going at ``speed`` towards a goal ``remaining`` away brakes this loop rather than
+    go on: the curve asks for ``speed − a·dt`` there (``(v − a·dt)² + a·dt·(v − a·dt) = 2·a·d``,
+    so ``a = v² / (2·d + v·dt)``); 0 at rest or going away."""
+    if speed <= 0.0:
+        return 0.0
+    return speed * speed / (2.0 * remaining + dt * speed)
+
+
 def shared_accelerations(
-    distance: float, turn_arc: float, linear: float, turn_arc_limit: float, budget: float
+    distance: float,
+    turn_arc: float,
+    linear: float,
+    turn_arc_limit: float,
+    budget: float,
+    speeds: tuple[float, float] = (0.0, 0.0),
+    dt: float = 0.02,
 ) -> tuple[float, float]:
     """The translation's and the turn's accelerations (m/s², and rad/s² times the module radius)
     from a module ``budget`` (m/s²) for a move with ``distance`` (m) and ``turn_arc`` (the turn
-    times the radius, m) still to go, each at most its own limit (``linear``, ``turn_arc_limit``):
-    shared in proportion to what is left (see the module docstring), and what one's own limit
-    leaves of its share to the other. Their sum is at most ``budget`` unless both limits fit."""
+    times the radius, m) still to go, each at most its own limit (``linear``, ``turn_arc_limit``),
+    going at ``speeds`` (m/s towards the goal, and the turn rate times the radius; < 0: away)
+    with ``dt`` (s) a loop.
+
+    Each has its part of the budget in proportion to what it has left to go (see the module
+    docstring), or more where it needs more: going towards its goal, what it needs to stop on it
+    (:func:`braking_need`: entered while moving, or braking, where it keeps to that rather than
+    the other's part, which would let it brake later and harder); going away from it, what stops
+    it within the loop. Where those are more than the budget, stopping on the goals comes first
+    and the rest is shared in proportion to what each wants beyond that; what one's own limit
+    leaves is the other's. Their sum is at most ``budget`` unless both limits fit."""
     if linear + turn_arc_limit <= budget:
         return linear, turn_arc_limit
+    limits = (linear, turn_arc_limit)
     total = distance + turn_arc
     share = distance / total if total > 0.0 else 0.5
-    linear_share = min(linear, share * budget)
-    turn_share = min(turn_arc_limit, (1.0 - share) * budget)
-    return min(linear, budget - turn_share), min(turn_arc_limit, budget - linear_share)
+    parts = (share * budget, (1.0 - share) * budget)
+    needs = [
+        min(limit, braking_need(v, d, dt))
+        for v, d, limit in zip(speeds, (distance, turn_arc), limits, strict=True)
+    ]
+    if needs[0] + needs[1] >= budget:  # (it cannot stop on both: each in proportion)
+        scale = budget / (needs[0] + needs[1])
+        return needs[0] * scale, needs[1] * scale
+    wants = [
+        min(limit, max(part, need, -v / dt))
+        for v, part, need, limit in zip(speeds, parts, needs, limits, strict=True)
+    ]
+    if wants[0] + wants[1] > budget:
+        scale = (budget - needs[0] - needs[1]) / (wants[0] - needs[0] + wants[1] - needs[1])
+        return (
+            needs[0] + (wants[0] - needs[0]) * scale,
+            needs[1] + (wants[1] - needs[1]) * scale,
+        )
+    return min(linear, budget - wants[1]), min(turn_arc_limit, budget - wants[0])
 
 
 # The least of the module acceleration left for the profiles, however fast the robot turns and

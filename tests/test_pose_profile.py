@@ -16,6 +16,7 @@ from swervelib.pose_profile import (
     MIN_BUDGET_FRACTION,
     approach_speed,
     approach_step,
+    braking_need,
     limited_step,
     module_budget,
     shared_accelerations,
@@ -131,6 +132,78 @@ def test_shared_accelerations_split_in_proportion_to_what_is_left() -> None:
     assert shared_accelerations(3.0, 0.0, 3.0, 3.0, 2.0) == pytest.approx((2.0, 0.0))
     # the translation's own limit leaves the rest of its share to the turn
     assert shared_accelerations(3.0, 1.0, 1.0, 3.0, 2.0) == pytest.approx((1.0, 1.0))
+
+
+@given(st.floats(0.01, 6.0), st.floats(0.001, 10.0), periods)
+def test_on_the_curve_of_its_braking_need_a_profile_brakes_by_it_this_loop(
+    speed: float, remaining: float, dt: float
+) -> None:
+    """A profile going at ``speed`` towards a goal ``remaining`` away, on the curve of the
+    acceleration it needs: the curve asks for one step of it less now (it brakes), not for the
+    speed it goes (which, the need worked out again each loop, never brakes)."""
+    need = braking_need(speed, remaining, dt)
+    assert approach_speed(remaining, math.inf, need, dt) == pytest.approx(
+        speed - need * dt, rel=1e-9, abs=1e-9
+    )
+    assert braking_need(0.0, remaining, dt) == 0.0 and braking_need(-speed, remaining, dt) == 0.0
+
+
+speeds = st.floats(-3.0, 3.0)
+
+
+@given(
+    st.floats(0.001, 10.0),
+    st.floats(0.001, 10.0),
+    accelerations,
+    accelerations,
+    accelerations,
+    speeds,
+    speeds,
+    periods,
+)
+def test_shared_accelerations_leave_a_moving_profile_what_it_needs_to_stop_on_its_goal(
+    distance: float,
+    turn_arc: float,
+    linear: float,
+    turn_limit: float,
+    budget: float,
+    linear_speed: float,
+    turn_speed: float,
+    dt: float,
+) -> None:
+    """Entered while moving, each has at least what it needs to stop on its goal, where both
+    needs fit in the budget (and within its own limit): never less than the need a profile going
+    towards its goal brakes by, whatever the other's part; within the budget all the same."""
+    shares = shared_accelerations(
+        distance, turn_arc, linear, turn_limit, budget, (linear_speed, turn_speed), dt
+    )
+    assert 0.0 <= shares[0] <= linear and 0.0 <= shares[1] <= turn_limit
+    assert shares[0] + shares[1] <= max(budget, linear + turn_limit) * (1 + 1e-12)
+    needs = (
+        min(linear, braking_need(linear_speed, distance, dt)),
+        min(turn_limit, braking_need(turn_speed, turn_arc, dt)),
+    )
+    if needs[0] + needs[1] <= budget:
+        assert shares[0] >= needs[0] * (1 - 1e-9) and shares[1] >= needs[1] * (1 - 1e-9)
+
+
+def test_shared_accelerations_of_a_robot_entered_turning() -> None:
+    """Entered turning at 2 rad/s (0.9 m/s at the furthest module, 0.45 m out) 90° (0.71 m of
+    arc) from the heading, 2 m from the pose, at a 1.5 m/s² budget: the turn's part by what is
+    left to go, 0.39 m/s², cannot stop it within the 90° (it needs 0.56): it has what it needs,
+    the translation the rest. Turning away from its heading instead, it wants its whole limit (to
+    stop within the loop), the translation its part: shared in proportion, 0.86 and 0.64. At
+    rest: the parts, as before."""
+    need = braking_need(0.9, 0.71, 0.02)
+    assert need == pytest.approx(0.5633, abs=1e-4)
+    shares = shared_accelerations(2.0, 0.71, 1.5, 1.5, 1.5, (0.0, 0.9), 0.02)
+    assert shares == pytest.approx((1.5 - need, need))  # before: (1.11, 0.39), 113° past it
+    part = 1.5 * 2.0 / 2.71  # the translation's
+    away = shared_accelerations(2.0, 0.71, 1.5, 1.5, 1.5, (0.0, -0.9), 0.02)
+    assert away == pytest.approx((part * 1.5 / (part + 1.5), 1.5 * 1.5 / (part + 1.5)))
+    assert shared_accelerations(2.0, 0.71, 1.5, 1.5, 1.5) == pytest.approx(
+        (1.5 * 2.0 / 2.71, 1.5 * 0.71 / 2.71)
+    )
 
 
 @given(vectors, vectors, st.floats(0.0, 1.0))

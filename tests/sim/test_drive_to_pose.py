@@ -564,6 +564,29 @@ GENERATOR_ENTRIES = {
         (-1.0, 0.0, 0.0),
         TURNED_PAST_DEG,
     ),
+    "driving across at 2 m/s, 3 m ahead and 90°": (
+        ChassisSpeeds(0.0, 2.0, 0.0),
+        (3.0, 0.0, 90.0),
+        TURNED_PAST_DEG,
+    ),
+    # The robot's turn trails a falling command while it translates (here by 0.08 rad/s): 1.5°
+    # past; without the generator, at drive_to's own 3 m/s² and 2π rad/s², 6.1°.
+    "turning at 2 rad/s towards 90°, 2 m ahead": (
+        ChassisSpeeds(0.0, 0.0, 2.0),
+        (2.0, 0.0, 90.0),
+        2.0,
+    ),
+    "turning at 2 rad/s away from 90°, 2 m ahead": (
+        ChassisSpeeds(0.0, 0.0, -2.0),
+        (2.0, 0.0, 90.0),
+        TURNED_PAST_DEG,
+    ),
+    # (the generator cannot hold this entry: its frame's turn asks more of the modules than it gives)
+    "driving away at 2 m/s turning at 2 rad/s, 1 m behind and -90°": (
+        ChassisSpeeds(2.0, 0.0, 2.0),
+        (-1.0, 0.0, -90.0),
+        TURNED_PAST_DEG,
+    ),
 }
 
 
