@@ -2,14 +2,17 @@
 from it, driving across its line and turning on the spot, what it asks of the drive never changes
 faster than its acceleration limits (braking included), the robot itself brakes within them,
 and it still stops on the pose, no later than a time-optimal profile allows (+10 %). Under the
-setpoint generator, entered while moving, it asks no module for more than the generator gives
-and stops on the pose without passing it."""
+setpoint generator, entered while moving and with modules at very different radii, it asks no
+module for more than the generator gives and stops on the pose without passing it."""
 
 from __future__ import annotations
 
 import itertools
 import math
+import shutil
+from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -19,7 +22,8 @@ from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.drive.options import DriveOptions, SetpointLimits
 from swervelib.input_stream import SwerveInput
-from tests.drive.harness import LOOP, simulated
+from tests.drive.harness import LOOP, REV_NAVX, forget_drive, simulated
+from tests.json_files import edit_json
 
 START = Pose2d(2.0, 4.0, Rotation2d())
 AHEAD = Pose2d(5.0, 4.0, Rotation2d())  # 3 m ahead of START
@@ -602,3 +606,50 @@ def test_drive_to_pose_entered_while_moving_keeps_to_the_setpoint_generator(
         to_pose, run = under_the_generator(h, monkeypatch, entry, offset)
         print(f"\n[drive to pose under the generator, {name}] {run}")
         hold_to_the_generator(h.drive, to_pose, run, turned_past)
+
+
+FAR_IN, NEAR_IN = (20.0, 14.0), (-4.0, 6.0)  # (front, left), inches: 0.62 m and 0.18 m out
+
+
+@pytest.fixture
+def uneven(tmp_path: Path) -> Iterator[Path]:
+    """The all-REV robot with its front pair 0.62 m from the centre and its back pair 0.18 m."""
+    directory = tmp_path / "uneven"
+    shutil.copytree(REV_NAVX, directory)
+    for name, (front, left) in {
+        "frontleft": FAR_IN,
+        "frontright": (FAR_IN[0], -FAR_IN[1]),
+        "backleft": NEAR_IN,
+        "backright": (NEAR_IN[0], -NEAR_IN[1]),
+    }.items():
+
+        def place(data: dict[str, Any], front: float = front, left: float = left) -> None:
+            data["location"] = {"front": front, "left": left}
+
+        edit_json(directory / "modules" / f"{name}.json", place)
+    yield directory
+    # Its drive configured the same Spark objects (one per CAN id and process) as the shared
+    # all-REV drive: the next test that wants that one gets it built, and configured, anew.
+    forget_drive(directory)
+    forget_drive(REV_NAVX)
+
+
+UNEVEN_MOVES = {
+    "3 m and 90°": (3.0, 0.0, 90.0),
+    "1 m and 170°": (1.0, 0.0, 170.0),
+    "2 m sideways and -120°": (0.0, 2.0, -120.0),
+    "2 m back and 45°": (-2.0, 0.0, 45.0),
+}
+
+
+@pytest.mark.parametrize("move", list(UNEVEN_MOVES))
+def test_drive_to_pose_with_modules_at_very_different_radii_keeps_to_the_setpoint_generator(
+    move: str, uneven: Path, monkeypatch: Any
+) -> None:
+    """Modules 0.62 and 0.18 m from the centre, under a setpoint generator at 1.5 m/s² per
+    module: translating and turning at once, drive_to shares the far modules' acceleration (the
+    turn over the furthest radius) and stops on the pose without passing it."""
+    with simulated(uneven, initial_pose=START) as h:
+        to_pose, run = under_the_generator(h, monkeypatch, None, UNEVEN_MOVES[move])
+        print(f"\n[drive to pose under the generator, uneven radii, {move}] {run}")
+        hold_to_the_generator(h.drive, to_pose, run, TURNED_PAST_DEG)
