@@ -56,6 +56,7 @@ from wpimath.kinematics import ChassisSpeeds
 from swervelib.alliance import red_alliance
 from swervelib.drive.feedforward import module_accelerations
 from swervelib.drive.safety import pose_problem
+from swervelib.drive.setpoints import SetpointGenerator
 from swervelib.drive.shaping import SETTLED_YAW_RATE
 from swervelib.input import apply_deadband, joystick_to_robot, stick_heading
 from swervelib.pose_profile import (
@@ -138,6 +139,31 @@ def _starting_speeds(drive: SwerveDrive) -> ChassisSpeeds:
     state = drive.get_state()
     robot = drive.kinematics.toChassisSpeeds(state.module_targets)
     return ChassisSpeeds.fromRobotRelativeSpeeds(robot, state.pose.rotation())
+
+
+def _reachable(
+    drive: SwerveDrive,
+    limits: SetpointLimits,
+    command: tuple[float, float, float],
+    heading: Rotation2d,
+) -> tuple[float, float, float]:
+    """``command`` (field vx, vy, omega), or as far towards it from the setpoint generator's last
+    setpoint as every module can go this loop, by the generator's own rule (a
+    :class:`~swervelib.drive.setpoints.SetpointGenerator` started from the module states it last
+    gave): the budget above counts a module's change as a vector, the generator a wheel that
+    turns by more than 90° as reversed (a module going past rest while the robot turns: 1.8
+    m/s² at 1.5)."""
+    if not all(m.is_commanded for m in drive.modules):
+        return command
+    kinematics = drive.kinematics
+    before = drive.get_state().module_targets
+    reach = SetpointGenerator(kinematics)
+    reach.speeds, reach.states = kinematics.toChassisSpeeds(before), list(before)
+    request = ChassisSpeeds.fromFieldRelativeSpeeds(ChassisSpeeds(*command), heading)
+    reach.next(request, limits, drive.loop_period, reach.speeds, reach.states)
+    assert reach.speeds is not None
+    reached = ChassisSpeeds.fromRobotRelativeSpeeds(reach.speeds, heading)
+    return reached.vx, reached.vy, reached.omega
 
 
 def _shaped(x: float, y: float, curve: Curve, scale: float) -> tuple[float, float]:
@@ -680,6 +706,8 @@ class SwerveInput:
             vx = last_vx + (vx - last_vx) * linear_scale
             vy = last_vy + (vy - last_vy) * linear_scale
             omega = last_omega + (omega - last_omega) * turn_scale
+            if vx != 0.0 or vy != 0.0 or omega != 0.0:
+                vx, vy, omega = _reachable(drive, generator, (vx, vy, omega), pose.rotation())
         running.pose_velocity = (vx, vy)
         running.pose_turn = omega
         if vx == vy == omega == 0.0:
