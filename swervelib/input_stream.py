@@ -151,7 +151,7 @@ def _reachable(
     setpoint as every module can go this loop, by the generator's own rule (a
     :class:`~swervelib.drive.setpoints.SetpointGenerator` started from the module states it last
     gave): the budget above counts a module's change as a vector, the generator a wheel that
-    turns by more than 90° as reversed (a module going past rest while the robot turns: 1.8
+    turns by more than 90° as reversed (a module going past rest while the robot turns: 1.9
     m/s² at 1.5)."""
     if not all(m.is_commanded for m in drive.modules):
         return command
