@@ -6,7 +6,8 @@ Conventions (the spec's: counter-clockwise positive seen from above):
 * Drive motors work in **metres of wheel travel** (after inversion and conversion), m/s for speed.
 * Absolute encoders report **degrees in [0, 360)** after ``absoluteEncoderInverted``, before the offset.
 * IMUs report **yaw in degrees** after ``invertedIMU``, before any zeroing, not wrapped; the yaw rate
-  goes through the inversion too.
+  goes through the inversion too. Pitch and roll (on demand, where the device has them) are in
+  degrees, WPILib's NWU convention, and not inverted.
 
 Simulation hooks speak the **physical frame** of the device: what the un-inverted hardware would
 see or do. A physics model writes the rotor position of the motor *as the bare motor turns* and the
@@ -211,6 +212,17 @@ class Imu(Device):
     @abstractmethod
     def get_yaw_rate_dps(self) -> float:
         """Yaw rate in degrees per second, after ``invertedIMU``."""
+
+    def get_pitch_roll_degrees(self) -> tuple[float, float] | None:
+        """The robot's ``(pitch, roll)`` now, in degrees, read from the device when called (the
+        drive's loop never calls it). WPILib's NWU convention (``Rotation3d``: x forward, y left,
+        z up, each angle counter-clockwise about its axis, right-hand rule): roll positive when
+        the left side goes up, pitch positive when the front goes *down*. The device's own axes
+        are taken as the robot's; ``invertedIMU`` does not change them (it is the yaw's fix).
+
+        None where the device cannot tell (single-axis gyros: this default) and when a read
+        fails or is not finite; never raises for a bad reading."""
+        return None
 
     @property
     @abstractmethod

@@ -7,6 +7,11 @@
 Yaw is ``getYaw()`` (counter-clockwise positive, as the Pigeon reports it, not wrapped); the yaw rate
 is the z axis of ``getRawGyro()`` in degrees per second. ``ImuSettings.inverted`` negates both.
 
+Pitch and roll (on demand) are ``getYawPitchRoll()``'s, as the Pigeon reports them, taken to follow
+the convention CTRE documents for the Pigeon 2.0 (X forward, Y left, Z up; pitch positive nose down,
+roll positive left side up: WPILib's NWU). We found no statement of the original Pigeon's own signs:
+check them on the robot (docs/device-types.md says how). The phoenix5 simulator cannot set them.
+
 Simulation: the Pigeon sim collection integrates the *changes* of its raw heading input, and it
 takes the very first input as the reference; the hook therefore primes it with 0 so the yaw then
 follows the raw heading given. The phoenix5 simulator never fills the raw gyro rates (they read 0),
@@ -144,6 +149,16 @@ class PigeonImu(UsableFlag, Imu):
             if self._checked(code, xyz[2], "gyro"):
                 self._rate = xyz[2]
         return self._sign * self._rate
+
+    def get_pitch_roll_degrees(self) -> tuple[float, float] | None:
+        try:
+            code, ypr = self.pigeon.getYawPitchRoll()
+        except Exception:  # a vendor error must not stop the caller's loop
+            return None
+        if not is_ok(code):
+            return None
+        pitch, roll = float(ypr[1]), float(ypr[2])
+        return (pitch, roll) if math.isfinite(pitch + roll) else None
 
     def refresh(self) -> None:
         """Judge the yaw readings taken since the last refresh (read now if there were none),

@@ -3,13 +3,19 @@
 Yaw is the Pigeon's own (counter-clockwise positive, unwrapped) yaw in degrees; the rate is the
 world-frame z angular velocity in degrees per second. ``ImuSettings.inverted`` negates both. The
 simulation hook writes the bare device's yaw and rate (its own CCW-positive frame).
+
+Pitch and roll (on demand) are the Pigeon's own ``get_pitch()`` / ``get_roll()``, as they are: CTRE's
+Pigeon 2.0 user's guide (Orientation Convention) defines X forward, Y left, Z up, yaw about Z, then
+pitch about the new Y ("pitching nose down is positive"), then roll about the new X, which are
+WPILib's extrinsic roll, pitch, yaw (``Rotation3d``). Their signals are refreshed only when asked.
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any, cast
 
-from phoenix6 import configs, hardware
+from phoenix6 import BaseStatusSignal, configs, hardware
 
 from swervelib.devices.ctre6 import (
     OK,
@@ -54,6 +60,7 @@ class Pigeon2Imu(SignalDevice, UsableFlag, Imu):
         self._yaw = self.device.get_yaw(False)
         self._rate = self.device.get_angular_velocity_z_world(False)
         self._signals: list[Any] = [self._yaw]  # the rate is refreshed only when asked for
+        self._tilt = (self.device.get_pitch(False), self.device.get_roll(False))  # likewise
         self._sim = Pigeon2Sim(self.device)
         self._last_yaw = 0.0
         self._last_rate = 0.0
@@ -78,6 +85,17 @@ class Pigeon2Imu(SignalDevice, UsableFlag, Imu):
             if value == value:
                 self._last_rate = self._sign * value
         return self._last_rate
+
+    def get_pitch_roll_degrees(self) -> tuple[float, float] | None:
+        pitch, roll = self._tilt
+        try:
+            BaseStatusSignal.refresh_all(pitch, roll)
+        except Exception:  # a vendor error must not stop the caller's loop
+            return None
+        if pitch.status is not OK or roll.status is not OK:
+            return None
+        values = (pitch.value_as_double, roll.value_as_double)
+        return values if math.isfinite(values[0] + values[1]) else None
 
     def fault(self) -> str | None:
         text = signal_fault(self._signals)

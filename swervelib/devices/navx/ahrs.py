@@ -9,6 +9,12 @@ CCW positive) and the rate ``-getRate()``; ``invertedIMU`` negates both. ``zeroY
 it averages recent yaw history and zeroes only partially after movement, so any zeroing is done
 in software by the drive.
 
+Pitch and roll (on demand) are ``-getPitch()`` and ``-getRoll()``: Kauai Labs' orientation page
+gives the navX's pitch about its X (left/right) axis, "+ tilt backwards" (front up), and its roll
+about its Y (forward) axis, "+ roll left" (left side down), both the opposite of WPILib's NWU
+pitch (front down) and roll (left side up), as its yaw is. The board's Y axis is taken as the
+robot's front (Kauai Labs' default board orientation).
+
 While the navX says it is not connected (``isConnected()`` False, including the first tens of
 milliseconds after start-up), ``fault()`` reports it and the getters return the last good values.
 
@@ -169,6 +175,16 @@ class NavXImu(UsableFlag, Imu):
             self._last_rate = self._read(-self._shared.clockwise_rate(), self._last_rate)
         self.fault()
         return self._last_rate
+
+    def get_pitch_roll_degrees(self) -> tuple[float, float] | None:
+        device = self._device
+        try:
+            if device is None or not device.isConnected():
+                return None
+            pitch, roll = -device.getPitch(), -device.getRoll()  # navX: front up, left down
+        except Exception:  # a vendor error must not stop the caller's loop
+            return None
+        return (pitch, roll) if math.isfinite(pitch + roll) else None
 
     def fault(self) -> str | None:
         if self._device is None:

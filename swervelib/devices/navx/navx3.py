@@ -7,6 +7,11 @@ continuous like the other IMUs'; ``invertedIMU`` negates it. The rate is the gyr
 velocity (``getAngularVel()``), in degrees per second, negated likewise. ``resetYaw()`` is never
 used: zeroing is done in software by the drive.
 
+Pitch and roll (on demand) are the navX3's ``getPitch()`` / ``getRoll()`` as it reports them (a
+value of 360 is its error flag: None). Its yaw is counter-clockwise positive, unlike the
+navX-MXP's, but we found no statement of its pitch and roll signs: they are taken to be WPILib's
+NWU ones; check them on the robot (docs/device-types.md says how).
+
 A reading the navX3 flags as an error (``getRotation2D()`` returning its error flag) or one that is
 not finite keeps the last good value and is reported through the adapter's Alert.
 
@@ -31,6 +36,7 @@ from swervelib.devices.interfaces import Imu, ImuSim, UsableFlag
 from swervelib.devices.settings import ImuSettings
 
 ERROR_READING = "reported a reading error"
+ERROR_DEGREES = 360.0  # what the navX3's angle getters return on an error
 
 # The one navX3 per CAN id in this process (see the module docstring).
 _OPEN: dict[int, Any] = {}
@@ -94,6 +100,18 @@ class NavX3Imu(UsableFlag, Imu):
                 self._last_rate = self._sign * z
         self.fault()
         return self._last_rate
+
+    def get_pitch_roll_degrees(self) -> tuple[float, float] | None:
+        device = self._device
+        if device is None:
+            return None
+        try:
+            pitch, roll = float(device.getPitch()), float(device.getRoll())
+        except Exception:  # a vendor error must not stop the caller's loop
+            return None
+        if pitch == ERROR_DEGREES or roll == ERROR_DEGREES or not math.isfinite(pitch + roll):
+            return None
+        return pitch, roll
 
     def fault(self) -> str | None:
         self.alert.update(self._fault)

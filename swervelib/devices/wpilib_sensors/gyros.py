@@ -10,12 +10,20 @@ conventions, checked against its simulators:
 * ``ADXRS450_Gyro`` / ``AnalogGyro``: ``getAngle()`` / ``getRate()`` are CLOCKWISE positive;
   their own ``getRotation2d()`` is ``-getAngle()``. We negate them.
 
+Pitch and roll (on demand): the ADIS gyros' integrated angles about the chip's Y axis (pitch) and X
+axis (roll), counter-clockwise positive as WPILib documents every ADIS axis, so WPILib's NWU pitch
+and roll when the chip's X axis points to the robot's front and Z up (the ADIS16470 class's own
+default pitch and roll axes are these: ``getPitchAxis()`` is kY, ``getRollAxis()`` kX). They are
+integrated gyro angles, zero where the IMU was at calibration, and drift as the yaw does; they are
+not referenced to gravity. The ADXRS450 and the analog gyro measure one axis: None.
+
 Devices sit on their default roboRIO ports (the configuration's ``id`` is ignored), except the
 analog gyro, which uses analog input ``id`` (0 or 1, checked by the configuration loader).
 """
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import wpilib
@@ -75,6 +83,19 @@ class _WpilibGyro(PooledDevice, Imu):
         self.fault()
         return self._last_rate
 
+    def _tilt(self) -> tuple[float, float] | None:
+        """The open device's (pitch, roll) in degrees; None for a single-axis gyro."""
+        return None
+
+    def get_pitch_roll_degrees(self) -> tuple[float, float] | None:
+        if self._device is None:
+            return None
+        try:
+            tilt = self._tilt() if self._is_connected() else None
+        except Exception:  # a vendor error must not stop the caller's loop
+            return None
+        return tilt if tilt is not None and math.isfinite(tilt[0] + tilt[1]) else None
+
     def fault(self) -> str | None:
         if self._device is None:
             return "closed"
@@ -103,6 +124,10 @@ class ADIS16448Imu(_WpilibGyro):
     def _is_connected(self) -> bool:
         return bool(self._device.isConnected())
 
+    def _tilt(self) -> tuple[float, float] | None:
+        device = self._device
+        return device.getGyroAngleY(), device.getGyroAngleX()
+
     def _make_sim(self) -> ImuSim:
         from wpilib.simulation import ADIS16448_IMUSim
 
@@ -120,6 +145,11 @@ class ADIS16470Imu(_WpilibGyro):
 
     def _is_connected(self) -> bool:
         return bool(self._device.isConnected())
+
+    def _tilt(self) -> tuple[float, float] | None:
+        device = self._device
+        axis = wpilib.ADIS16470_IMU.IMUAxis
+        return device.getAngle(axis.kPitch), device.getAngle(axis.kRoll)
 
     def _make_sim(self) -> ImuSim:
         from wpilib.simulation import ADIS16470_IMUSim
