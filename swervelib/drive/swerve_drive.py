@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import wpilib
 from wpimath import estimator, kinematics
 from wpimath.controller import PIDController
-from wpimath.geometry import Pose2d, Rotation2d, Translation2d
+from wpimath.geometry import Pose2d, Rotation2d, Rotation3d, Translation2d
 from wpimath.kinematics import ChassisSpeeds, SwerveModulePosition, SwerveModuleState
 
 from swervelib.angles import DEGREES_PER_RADIAN, RADIANS_PER_DEGREE
@@ -1000,6 +1000,39 @@ class SwerveDrive(DriveSwitches):
     def get_raw_yaw(self) -> Rotation2d:
         """The IMU yaw after ``invertedIMU``, before any zeroing."""
         return Rotation2d.fromDegrees(self.yaw.raw_yaw_deg)
+
+    def _pitch_roll_deg(self) -> tuple[float, float] | None:
+        try:
+            return self.imu.get_pitch_roll_degrees()
+        except Exception:  # an adapter's bug must not stop the caller's loop
+            return None
+
+    def get_pitch(self) -> Rotation2d | None:
+        """The robot's pitch, read from the IMU now (each call reads it; the drive's loop does
+        not): WPILib's convention, counter-clockwise about the robot's left (+y) axis, so positive
+        when the front goes down. None when the IMU cannot tell (a single-axis gyro) or the read
+        failed. ``invertedIMU`` does not change it."""
+        tilt = self._pitch_roll_deg()
+        return None if tilt is None else _from_degrees(tilt[0])
+
+    def get_roll(self) -> Rotation2d | None:
+        """The robot's roll, read from the IMU now: counter-clockwise about the robot's front
+        (+x) axis, so positive when the left side goes up; None as for :meth:`get_pitch`."""
+        tilt = self._pitch_roll_deg()
+        return None if tilt is None else _from_degrees(tilt[1])
+
+    def get_rotation3d(self) -> Rotation3d | None:
+        """The IMU's orientation: roll and pitch read now (as :meth:`get_roll` and
+        :meth:`get_pitch`) and the IMU's own yaw, :meth:`get_raw_yaw` (after ``invertedIMU``, not
+        zeroed: YAGSL's ``getGyroRotation3d`` is the IMU's too), as of the last ``periodic()``.
+        For the field heading use :meth:`get_heading`. None when pitch and roll cannot be read."""
+        tilt = self._pitch_roll_deg()
+        yaw = self.yaw.raw_yaw_deg
+        if tilt is None or not math.isfinite(yaw):
+            return None
+        return Rotation3d(
+            tilt[1] * RADIANS_PER_DEGREE, tilt[0] * RADIANS_PER_DEGREE, yaw * RADIANS_PER_DEGREE
+        )
 
     def add_vision_measurement(
         self,
