@@ -8,6 +8,13 @@ heading PID's output towards the held heading, taken when the robot has stopped 
 not make the robot swerve); compensation converts to the robot's frame with the heading advanced
 by ``measured yaw rate × coefficient``, which is where the robot will face by the time the modules
 carry the request out.
+
+:meth:`RequestShaper.facing_rotation` is ``drive_facing``'s last step. The heading PID's output
+falls with the error, and below the turn rate whose wheel speed overcomes the drive motors' static
+friction the robot stands still short of its heading (1.3-2.6° with the example configurations' P
+and no kS: the wheels were asked for 0.06-0.08 m/s and did not roll). A robot stuck like that is
+asked for at least :data:`MIN_TURN_FRACTION` of the top wheel speed until it is within
+:data:`FACING_RELEASE_RAD`.
 """
 
 from __future__ import annotations
@@ -27,6 +34,17 @@ STALE_REQUEST_S = 0.1
 # Heading correction takes the heading to hold once the robot turns slower than this (rad/s) after
 # the rotation was let go: a spin still dying out is not turned back to where it was released.
 SETTLED_YAW_RATE = 0.1
+# drive_facing's floor (see RequestShaper.facing_rotation): taken up outside FACING_ENGAGE_RAD by a
+# robot that turns slower than FACING_STUCK_YAW_RATE (rad/s: held by static friction), let go within
+# FACING_RELEASE_RAD (plus the turn of one loop at the measured yaw rate).
+FACING_ENGAGE_RAD = math.radians(0.4)
+FACING_STUCK_YAW_RATE = 0.005
+FACING_STUCK_LOOPS = 5
+FACING_RELEASE_RAD = math.radians(0.1)
+# The floor: this fraction of the drive's top speed at the furthest wheel, above what a drive
+# without a kS feedforward needs to overcome static friction (drive_to's 2 % is 0.24 V of kV with
+# the example Krakens, against the simulated 0.2 V: the robot crawled, 2.9 s to within 0.5°).
+MIN_TURN_FRACTION = 0.03
 
 
 class RequestShaper:
@@ -34,6 +52,8 @@ class RequestShaper:
 
     def __init__(self) -> None:
         self.held_heading: float | None = None  # radians, field frame
+        self.facing_floor = False  # drive_facing's floor is taken up
+        self._stuck_loops = 0  # drive_facing calls in a row that found the robot stuck
         self._last: tuple[float, float, float] | None = None  # field vx, vy, omega
         self._last_time = 0.0
 
@@ -42,6 +62,58 @@ class RequestShaper:
         measured speeds, and heading correction holds ``heading`` (None: the next heading)."""
         self._last = None
         self.held_heading = heading
+        self.facing_floor, self._stuck_loops = False, 0
+
+    def facing_rotation(
+        self,
+        omega: float,
+        error: float,
+        rolling: float,
+        yaw_rate: float,
+        loop_period: float,
+        max_speed: float,
+        max_angular_velocity: float,
+    ) -> float:
+        """The rotation (rad/s) ``drive_facing`` asks for: ``omega`` (the heading PID's output,
+        plus any turn-rate feedforward), raised to a floor while the floor is taken up and
+        ``omega`` turns towards the heading more slowly than it.
+
+        The floor is :data:`MIN_TURN_FRACTION` of ``max_speed`` at the furthest wheel, less
+        ``rolling`` (m/s: the translation asked for, and the speed whose voltage the drive kS
+        gives by itself), so a robot whose wheels roll anyway, or whose kS overcomes friction,
+        turns on the PID alone. It is taken up once the robot is stuck: the heading ``error``
+        (target - heading, radians, within ±π) beyond :data:`FACING_ENGAGE_RAD`, ``omega`` below
+        the floor and the measured ``yaw_rate`` (rad/s) below :data:`FACING_STUCK_YAW_RATE`, for
+        :data:`FACING_STUCK_LOOPS` calls in a row (a robot at rest before a turn, or at the end
+        of a swing past the heading, is not stuck). It is let go within
+        :data:`FACING_RELEASE_RAD` plus one loop's turn (``loop_period``, s) at the yaw rate. A
+        robot with little friction thus turns on the PID alone, as before, and a robot that the
+        floor carried into the tolerance is not pushed again while within
+        :data:`FACING_ENGAGE_RAD` (no limit cycle). An ``omega`` that turns away from the
+        heading (the PID's D braking an approach) is left as it is."""
+        floor_speed = MIN_TURN_FRACTION * max_speed - rolling
+        if floor_speed <= 0.0:
+            self.facing_floor, self._stuck_loops = False, 0
+            return omega
+        floor = floor_speed * max_angular_velocity / max_speed  # over the furthest wheel's radius
+        size = -error if error < 0.0 else error
+        if size <= FACING_RELEASE_RAD + abs(yaw_rate) * loop_period:
+            self.facing_floor, self._stuck_loops = False, 0
+        elif not self.facing_floor:
+            if (
+                size > FACING_ENGAGE_RAD
+                and -floor < omega < floor
+                and -FACING_STUCK_YAW_RATE < yaw_rate < FACING_STUCK_YAW_RATE
+            ):
+                self._stuck_loops += 1
+                self.facing_floor = self._stuck_loops >= FACING_STUCK_LOOPS
+            else:
+                self._stuck_loops = 0
+        if not self.facing_floor:
+            return omega
+        if error > 0.0:
+            return floor if 0.0 <= omega < floor else omega
+        return -floor if -floor < omega <= 0.0 else omega
 
     def shape(
         self,

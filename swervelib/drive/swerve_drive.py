@@ -847,6 +847,10 @@ class SwerveDrive(DriveSwitches):
         feedforward (as phoenix6's ``TargetRateFeedforward``), e.g. while aiming at a point and
         translating past it: without it the robot trails a heading that moves.
 
+        Near the heading the PID asks for less than overcomes the drive motors' static friction:
+        a robot stuck short of ``heading`` gets a small push until it is within 0.1°
+        (:meth:`~swervelib.drive.shaping.RequestShaper.facing_rotation`).
+
         A heading or speed that is not finite is refused before it reaches the heading PID (whose
         integral would keep a NaN for good): the drive stops.
         """
@@ -863,10 +867,25 @@ class SwerveDrive(DriveSwitches):
             )
             self._refuse("drive_facing()", why)
             return
-        omega = self._heading_output(self._pose.rotation().radians(), heading.radians())
+        current, target = self._pose.rotation().radians(), heading.radians()
+        omega = self._heading_output(current, target)
         if turn_rate:
             omega += turn_rate
+        omega = self._shaper.facing_rotation(
+            omega,
+            math.remainder(target - current, math.tau),
+            math.hypot(vx, vy) + self._lowest_ks_speed(),
+            self._yaw_rate,
+            self.loop_period,
+            self.max_speed,
+            self.max_angular_velocity,
+        )
         self._drive(ChassisSpeeds(vx, vy, omega), field_relative, None, None, False)
+
+    def _lowest_ks_speed(self) -> float:
+        """The wheel speed (m/s) whose voltage the smallest drive kS adds by itself: what a
+        module's feedforward already gives towards overcoming static friction."""
+        return min(m.feedforward.ks / m.feedforward.kv for m in self.modules)
 
     def _heading_output(self, current: float, target: float) -> float:
         """The heading PID's rotation (rad/s) from ``current`` towards ``target`` (radians)."""
