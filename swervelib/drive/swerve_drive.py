@@ -885,7 +885,8 @@ class SwerveDrive(DriveSwitches):
     def _lowest_ks_speed(self) -> float:
         """The wheel speed (m/s) whose voltage the smallest drive kS adds by itself: what a
         module's feedforward already gives towards overcoming static friction."""
-        return min(m.feedforward.ks / m.feedforward.kv for m in self.modules)
+        speeds = [m.feedforward.ks / m.feedforward.kv for m in self.modules if m.feedforward.kv > 0]
+        return min(speeds, default=0.0)
 
     def _heading_output(self, current: float, target: float) -> float:
         """The heading PID's rotation (rad/s) from ``current`` towards ``target`` (radians)."""

@@ -16,6 +16,7 @@ import pytest
 from wpimath.geometry import Rotation2d
 
 from swervelib import SwerveDrive
+from swervelib.config.model import DriveFeedforward
 from swervelib.drive import shaping
 from swervelib.drive.module import ANTI_JITTER_FRACTION
 from swervelib.drive.shaping import RequestShaper
@@ -246,3 +247,17 @@ def test_floor_leaves_braking_and_rolling_wheels_alone() -> None:
 
 def test_release_tolerance_is_inside_the_engage_tolerance() -> None:
     assert 0.0 < shaping.FACING_RELEASE_RAD < shaping.FACING_ENGAGE_RAD < math.radians(SETTLED)
+
+
+def test_a_module_feedforward_without_kv_does_not_stop_drive_facing(
+    configs: dict[str, Path], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The push subtracts what each module's kS gives by itself (kS / kV): a feedforward set by
+    hand with kV 0 (the configuration and ``set_drive_feedforward`` refuse one) is left out
+    rather than dividing by zero inside ``drive_facing``."""
+    with simulated(configs[KRAKEN]) as h:
+        module = h.drive.modules[0]
+        monkeypatch.setattr(module, "feedforward", DriveFeedforward(ks=0.1, kv=0.0))
+        rows = _settle(h, 20.0, 0.0, 1.0)
+        assert all(math.isfinite(row[2]) for row in rows)
+        assert abs(rows[-1][0]) < 10.0  # it turns towards the heading
