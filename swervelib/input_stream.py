@@ -66,6 +66,8 @@ from swervelib.pose_profile import (
     module_budget,
     shared_accelerations,
     shared_step,
+    trailing_turn,
+    turn_still_to_come,
 )
 
 if TYPE_CHECKING:
@@ -86,6 +88,11 @@ DEFAULT_POSE_TURN_ACCELERATION = 2 * math.pi  # rad/s²
 # Outside the tolerance, never slower than this fraction of the drive's top speed (and turn rate):
 # below it, a drive without a kS feedforward does not overcome its static friction.
 MIN_POSE_FRACTION = 0.02
+# How long (s) the robot's turn trails a falling command while it translates: its modules steer
+# the turn's changes then, and steering lags its targets (measured in simulation: 38-41 ms
+# behind them; the turn 40-58 ms behind a command falling at 2π rad/s², driving at 1-2 m/s).
+# On the spot the wheels' speeds make the turn, fed forward through kA: no lag.
+TRANSLATING_TURN_LAG_S = 0.05
 # A drive-to-pose command older than this (s: the drive's default command timeout) is history, not
 # what the robot does (disabled meanwhile, or not driven): start again from the robot's velocity.
 STALE_POSE_COMMAND_S = 0.1
@@ -120,6 +127,9 @@ class _Running:
         self.command_count: int | None = None
         self.pose_velocity = (0.0, 0.0)  # the last drive-to-pose command, field frame (m/s)
         self.pose_turn = 0.0
+        # The robot's turn rate expected from its drive-to-pose commands (rad/s; see
+        # pose_profile.trailing_turn), and the last command it follows (another: start again).
+        self.pose_turn_expected = (0.0, 0.0)
         self.pose_time: float | None = None  # when the last drive-to-pose command was given (s)
         self.at_target = False
 
@@ -592,15 +602,18 @@ class SwerveInput:
         generator = drive.options.setpoint_limits
         both = distance > tolerance and abs(turn) > angle_tolerance
         radius = _radius(drive) if generator is not None and both else 0.0
-        if generator is not None and radius > 0.0:
+        last_turn = running.pose_turn
+
+        def shares(lead: float) -> tuple[float, float]:
             # Translating and turning at once, each module needs both: the module budget
             # is shared so that braking on both curves together stays within it.
             # (each first what it needs to stop on the pose from the last command: entered
-            # while moving, or on its braking curve)
+            # while moving, or on its braking curve, short of where the robot will still turn)
+            assert generator is not None
             vx, vy = running.pose_velocity
             towards = (vx * error.X() + vy * error.Y()) / distance
-            turning = running.pose_turn * math.copysign(radius, turn)  # (> 0: towards)
-            acceleration, turn_arc = shared_accelerations(
+            turning = last_turn * math.copysign(radius, turn)  # (> 0: towards)
+            linear, turn_arc = shared_accelerations(
                 distance,
                 abs(turn) * radius,
                 acceleration,
@@ -608,13 +621,31 @@ class SwerveInput:
                 self._module_budget(drive, generator),
                 (towards, turning),
                 dt,
+                (0.0, lead * radius),
             )
-            turn_acceleration = turn_arc / radius
+            return linear, turn_arc / radius
+
+        sharing = generator is not None and radius > 0.0
+        # The turn brakes on its curve from the heading the robot will have turned to: its turn
+        # trails a falling command while it translates (the modules steer the turn's changes),
+        # and it may be seen to turn faster or slower than that (pose_profile.turn_still_to_come,
+        # over the braking at the acceleration it brakes at). Braking from where it was, it
+        # turned 6.1° past the heading entered turning at 2 rad/s, 2 m from the pose.
+        lag = TRANSLATING_TURN_LAG_S if distance > tolerance else 0.0
+        expected, following = running.pose_turn_expected
+        if following != last_turn:  # (a fresh start: the robot's own rate)
+            expected = last_turn
+        expected = trailing_turn(expected, last_turn, lag, dt)
+        running.pose_turn_expected = (expected, last_turn)
+        braking = shares(0.0)[1] if sharing else turn_acceleration
+        ahead = turn - turn_still_to_come(last_turn, expected, drive.yaw_rate, lag, braking)
+        if sharing:
+            acceleration, turn_acceleration = shares((turn - ahead) * math.copysign(1.0, turn))
         speed = omega = 0.0
         if distance > tolerance:
             speed = approach_speed(distance, self.pose_max_speed, acceleration, dt)
         if abs(turn) > angle_tolerance:
-            omega = approach_speed(abs(turn), self.pose_max_turn_rate, turn_acceleration, dt)
+            omega = approach_speed(abs(ahead), self.pose_max_turn_rate, turn_acceleration, dt)
         # Outside the tolerance, never slower than the floor (MIN_POSE_FRACTION): each on its own,
         # or, translating and turning at once under the generator, the fastest module (the turn
         # over the radius at which the drive's top turn rate is its top speed): the translation
@@ -629,7 +660,7 @@ class SwerveInput:
         else:
             speed = max(speed, floor) if distance > tolerance else 0.0
             omega = max(omega, floor / arm) if abs(turn) > angle_tolerance else 0.0
-        omega = math.copysign(omega, turn)
+        omega = math.copysign(omega, ahead)
         wanted = (0.0, 0.0)
         if distance > 1e-9:
             wanted = (error.X() / distance * speed, error.Y() / distance * speed)
@@ -710,6 +741,7 @@ class SwerveInput:
                 vx, vy, omega = _reachable(drive, generator, (vx, vy, omega), pose.rotation())
         running.pose_velocity = (vx, vy)
         running.pose_turn = omega
+        running.pose_turn_expected = (running.pose_turn_expected[0], omega)
         if vx == vy == omega == 0.0:
             drive.drive(ChassisSpeeds())  # holding still
             return

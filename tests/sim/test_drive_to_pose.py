@@ -3,7 +3,9 @@ from it, driving across its line and turning on the spot, what it asks of the dr
 faster than its acceleration limits (braking included), the robot itself brakes within them,
 and it still stops on the pose, no later than a time-optimal profile allows (+10 %). Under the
 setpoint generator, entered while moving and with modules at very different radii, it asks no
-module for more than the generator gives and stops on the pose without passing it."""
+module for more than the generator gives and stops on the pose without passing it. Without it,
+translating and turning at once, the robot's turn trails its command: the turn brakes from the
+heading the robot will have turned to, and does not turn past it."""
 
 from __future__ import annotations
 
@@ -490,13 +492,18 @@ def under_the_generator(
     entry: ChassisSpeeds | None,
     offset: tuple[float, float, float],
     seconds: float = 8.0,
+    *,
+    generator: bool = True,
 ) -> tuple[SwerveInput, Run]:
-    """Under the setpoint generator (:func:`generator_limited`), drive at ``entry`` (field
-    frame) for GENERATOR_ENTRY_S, then drive_to the pose ``offset`` (field metres, degrees) from
-    where the robot is, for ``seconds``, a robot loop at a time. Its commands are measured from
-    the generator's setpoint when it takes over (what the modules were last asked for)."""
+    """Under the setpoint generator (:func:`generator_limited`; with ``generator=False``, the
+    drive's default options), drive at ``entry`` (field frame) for GENERATOR_ENTRY_S, then
+    drive_to the pose ``offset`` (field metres, degrees) from where the robot is, for
+    ``seconds``, a robot loop at a time. Its commands are measured from the generator's
+    setpoint when it takes over (what the modules were last asked for; without the generator,
+    the robot's measured velocity, which drive_to starts from)."""
     drive = h.drive
-    drive.options = generator_limited(drive)
+    if generator:
+        drive.options = generator_limited(drive)
     if entry is not None:
         h.run(GENERATOR_ENTRY_S, lambda d: d.drive(entry, field_relative=True))
     here = drive.get_pose()
@@ -507,6 +514,9 @@ def under_the_generator(
     )
     to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
     start, start_heading = setpoint(drive)
+    if not generator:
+        measured = drive.get_field_relative_speeds()
+        start = (measured.vx, measured.vy, measured.omega)
     headings = [start_heading]
     sent = recorded_commands(monkeypatch, drive, headings)
     truths: list[Pose2d] = []
@@ -579,12 +589,10 @@ GENERATOR_ENTRIES = {
         (3.0, 0.0, 90.0),
         TURNED_PAST_DEG,
     ),
-    # The robot's turn trails a falling command while it translates (here by 0.08 rad/s): 1.5°
-    # past; without the generator, at drive_to's own 3 m/s² and 2π rad/s², 6.1°.
     "turning at 2 rad/s towards 90°, 2 m ahead": (
         ChassisSpeeds(0.0, 0.0, 2.0),
         (2.0, 0.0, 90.0),
-        2.0,
+        TURNED_PAST_DEG,
     ),
     "turning at 2 rad/s away from 90°, 2 m ahead": (
         ChassisSpeeds(0.0, 0.0, -2.0),
@@ -659,3 +667,52 @@ def test_drive_to_pose_with_modules_at_very_different_radii_keeps_to_the_setpoin
         to_pose, run = under_the_generator(h, monkeypatch, None, UNEVEN_MOVES[move])
         print(f"\n[drive to pose under the generator, uneven radii, {move}] {run}")
         hold_to_the_generator(h.drive, to_pose, run, TURNED_PAST_DEG)
+
+
+# -- without the setpoint generator: translating and turning at once ------------------------------
+
+# name: (entry (field m/s, rad/s; None: from rest), the pose from where drive_to takes over (m, m,
+# degrees), when it was at the pose before the turn's braking counted on the robot trailing its
+# command (s))
+TRANSLATING_TURNS = {
+    "turning at 2 rad/s towards 90°, 2 m ahead": (
+        ChassisSpeeds(0.0, 0.0, 2.0),
+        (2.0, 0.0, 90.0),
+        1.70,
+    ),
+    "turning at 2 rad/s away from 90°, 2 m ahead": (
+        ChassisSpeeds(0.0, 0.0, -2.0),
+        (2.0, 0.0, 90.0),
+        1.70,
+    ),
+    "driving across at 2 m/s, 3 m ahead and 90°": (
+        ChassisSpeeds(0.0, 2.0, 0.0),
+        (3.0, 0.0, 90.0),
+        2.54,
+    ),
+    "from rest, 3 m ahead and 90°": (None, (3.0, 0.0, 90.0), 2.20),
+}
+
+
+@pytest.mark.parametrize("name", list(TRANSLATING_TURNS))
+def test_drive_to_pose_translating_and_turning_at_once_does_not_turn_past_the_heading(
+    name: str, monkeypatch: Any
+) -> None:
+    """Without the setpoint generator, at drive_to's own 3 m/s² and 2π rad/s², translating and
+    turning at once (entered turning at 2 rad/s, driving across, or from rest): the robot's turn
+    trails a falling command while it translates (its modules steer the turn's changes, behind
+    their targets), so the turn brakes from the heading the robot will have turned to, and stops
+    on the pose without turning past its heading, each command within the limits, no later
+    than before (+3 %)."""
+    entry, offset, before = TRANSLATING_TURNS[name]
+    with simulated(initial_pose=START) as h:
+        to_pose, run = under_the_generator(h, monkeypatch, entry, offset, 6.0, generator=False)
+        print(f"\n[drive to pose without the generator, {name}] {run}")
+        assert run.at_target and run.arrived is not None
+        assert run.miss < 0.02 and run.heading_miss < 1.0
+        # before: 6.1°, 2.8°, 3.2-3.5° and 4.7-5.1° past the heading
+        assert run.passed < 0.02 and run.turned_past < TURNED_PAST_DEG
+        # (float rounding only)
+        assert run.linear_step <= to_pose.pose_max_acceleration + 1e-6
+        assert run.turn_step <= to_pose.pose_max_turn_acceleration + 1e-6
+        assert run.arrived <= 1.03 * before
