@@ -107,4 +107,4 @@ def test_example_robot_passes_robotpy_test(tmp_path: object) -> None:
     summary = [line for line in result.stdout.splitlines() if re.search(r"\d+ passed", line)]
     print(f"[robot_example] {summary[-1] if summary else 'no summary'}")
     assert result.returncode == 0, result.stdout[-20000:] + result.stderr[-5000:]
-    assert summary and "13 passed" in summary[-1]  # every example test ran (none skipped)
+    assert summary and "14 passed" in summary[-1]  # every example test ran (none skipped)
