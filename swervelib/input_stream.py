@@ -139,16 +139,19 @@ def _radius(drive: SwerveDrive) -> float:
     return max(m.location.norm() for m in drive.modules)
 
 
-def _starting_speeds(drive: SwerveDrive) -> ChassisSpeeds:
-    """The field velocity a command starts from: the robot's, or, under the setpoint generator
-    while the drive is commanded, the generator's last setpoint (from the module states it last
-    gave), which it goes on from whatever the robot does: a command started from the robot's
-    velocity, which trails it, asked the modules for a step of 5 m/s² at 1.5."""
+def _starting_speeds(drive: SwerveDrive, heading: Rotation2d) -> ChassisSpeeds:
+    """The field velocity a command starts from, in the frame where the robot faces ``heading``
+    (the drive's heading now: after a pose reset this loop, the new frame's; the loop's snapshot
+    keeps the pose ``periodic()`` saw): the robot's, or, under the setpoint generator while the
+    drive is commanded, the generator's last setpoint (from the module states it last gave),
+    which it goes on from whatever the robot does: a command started from the robot's velocity,
+    which trails it, asked the modules for a step of 5 m/s² at 1.5 (and, after a pose reset while
+    speeding up, braked for a loop)."""
     if drive.options.setpoint_limits is None or not all(m.is_commanded for m in drive.modules):
-        return drive.get_field_relative_speeds()
-    state = drive.get_state()
-    robot = drive.kinematics.toChassisSpeeds(state.module_targets)
-    return ChassisSpeeds.fromRobotRelativeSpeeds(robot, state.pose.rotation())
+        robot = drive.get_robot_relative_speeds()
+    else:
+        robot = drive.kinematics.toChassisSpeeds(drive.get_state().module_targets)
+    return ChassisSpeeds.fromRobotRelativeSpeeds(robot, heading)
 
 
 def _reachable(
@@ -487,12 +490,11 @@ class SwerveInput:
                 running.target_heading = heading
             if running.pose_resets is not None and self.mode is Mode.DRIVE_TO_POSE:
                 # The last drive-to-pose command is a field velocity of the old frame: go on from
-                # the robot's own velocity, in the new frame (its heading as reset just now).
-                measured = ChassisSpeeds.fromRobotRelativeSpeeds(
-                    drive.get_robot_relative_speeds(), Rotation2d(heading)
-                )
-                running.pose_velocity = (measured.vx, measured.vy)
-                running.pose_turn = measured.omega
+                # the robot's own velocity (the generator's setpoint), in the new frame (its
+                # heading as reset just now).
+                moving = _starting_speeds(drive, Rotation2d(heading))
+                running.pose_velocity = (moving.vx, moving.vy)
+                running.pose_turn = moving.omega
             running.pose_resets = resets
         if running.command_count != drive.command_count and running.command_count is not None:
             running.mode = None  # another command drove the robot since: start from where it is
@@ -500,7 +502,7 @@ class SwerveInput:
             running.mode = self.mode
             # (heading mode: where it stops turning, if it still turns; see _hold_heading)
             running.target_heading = None if self.mode is Mode.HEADING else heading
-            moving = _starting_speeds(drive)
+            moving = _starting_speeds(drive, Rotation2d(heading))
             running.pose_velocity = (moving.vx, moving.vy)
             running.pose_turn = moving.omega  # (not a rate left from an earlier drive to pose)
             running.at_target = False

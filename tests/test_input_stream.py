@@ -47,6 +47,9 @@ class Recorder:
     def get_field_relative_speeds(self) -> ChassisSpeeds:
         return ChassisSpeeds()
 
+    def get_robot_relative_speeds(self) -> ChassisSpeeds:
+        return ChassisSpeeds()
+
     def drive(
         self, speeds: ChassisSpeeds, *, field_relative: bool = False, feedforwards: Any = None
     ) -> None:

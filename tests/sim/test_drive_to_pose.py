@@ -290,6 +290,76 @@ def test_drive_to_pose_after_a_pose_reset_starts_from_the_robot_velocity(
         assert step <= to_pose.pose_max_acceleration * LOOP + 0.05  # before: 141 m/s²
 
 
+def test_drive_to_pose_entered_in_the_loop_of_a_pose_reset_starts_in_the_new_frame(
+    monkeypatch: Any,
+) -> None:
+    """Driven forward at 2 m/s, the pose reset to a heading 90° round and drive_to entered in the
+    same loop (after that loop's ``periodic()``, whose snapshot still has the old pose): it starts
+    from the robot's velocity in the new frame (forward is now the field's +y), one acceleration
+    step from it, not from the old frame's (2, 0) m/s, which is sideways to the robot now."""
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        h.run(1.0, lambda d: d.drive(ChassisSpeeds(2.0, 0.0, 0.0), field_relative=True))
+        here = drive.get_pose()
+        turned = Pose2d(here.X(), here.Y(), Rotation2d.fromDegrees(90.0))
+        # straight ahead in the new frame
+        to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(
+            Pose2d(here.X(), here.Y() + 4.0, Rotation2d.fromDegrees(90.0))
+        )
+        sent = recorded_commands(monkeypatch, drive)
+
+        def reset_then_drive_to(d: Any) -> None:
+            d.reset_pose(turned)
+            to_pose.apply(d)
+
+        moving = h.sim.true_speeds  # field: (2, 0) in the old frame, forward
+        own = ChassisSpeeds.fromFieldRelativeSpeeds(moving, h.sim.true_pose.rotation())
+        h.loop(reset_then_drive_to)
+        asked = ChassisSpeeds.fromFieldRelativeSpeeds(ChassisSpeeds(*sent[-1]), turned.rotation())
+        step = math.hypot(asked.vx - own.vx, asked.vy - own.vy)
+        print(
+            f"\n[drive to pose entered with a reset to 90°] robot at ({own.vx:.2f}, "
+            f"{own.vy:.2f}) m/s (its own frame), asked ({asked.vx:.2f}, {asked.vy:.2f}) m/s: "
+            f"{step / LOOP:.1f} m/s²"
+        )
+        assert own.vx > 1.9
+        # one limit step from the robot's velocity (REV's measured speed is a few cm/s off it)
+        assert step <= to_pose.pose_max_acceleration * LOOP + 0.05  # before: 135 m/s²
+
+
+@pytest.mark.parametrize("reset", ["reset_pose", "zero_heading"])
+def test_drive_to_pose_under_the_generator_goes_on_from_its_setpoint_after_a_pose_reset(
+    reset: str, monkeypatch: Any
+) -> None:
+    """Under the setpoint generator, speeding up towards a pose 7 m ahead when the pose is reset
+    (a vision correction 5 cm back, or the heading zeroed as it is): the command goes on from
+    the generator's last setpoint, which the robot trails, one step on along the way; from the
+    robot's measured velocity it braked for a loop (0.90 m/s, then 0.87: -1.5 m/s² while its
+    profile speeds up at +1.5) and fed the opposite acceleration forward."""
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        drive.options = generator_limited(drive)
+        limit = drive.options.setpoint_limits.max_drive_acceleration
+        to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(Pose2d(9.0, 4.0, Rotation2d()))
+        sent = recorded_commands(monkeypatch, drive)
+        h.run(0.6, to_pose.apply)  # 0.9 m/s and speeding up
+        (before, _, _), heading = setpoint(drive)
+        here = drive.get_pose()
+        if reset == "reset_pose":
+            drive.reset_pose(Pose2d(here.X() - 0.05, here.Y(), here.rotation()))
+        else:
+            drive.zero_heading(heading)
+        h.loop(to_pose.apply)
+        after = sent[-1][0]
+        print(
+            f"\n[drive to pose under the generator, {reset} while speeding up] setpoint "
+            f"{before:.3f} m/s, next command {after:.3f} m/s"
+        )
+        assert 0.8 < before < 1.0 and abs(heading.degrees()) < 1.0
+        # one step on from the setpoint (before: one step back from the measured velocity)
+        assert after == pytest.approx(before + limit * LOOP, abs=1e-3)
+
+
 @pytest.mark.parametrize("limits", ["request", "setpoint generator"])
 def test_drive_to_pose_keeps_to_the_drive_s_own_lower_acceleration_limits(limits: str) -> None:
     """With DriveOptions limiting the drive's acceleration below drive_to's (1.5 against 3 m/s²;
