@@ -147,7 +147,11 @@ def _starting_speeds(drive: SwerveDrive, heading: Rotation2d) -> ChassisSpeeds:
     which it goes on from whatever the robot does: a command started from the robot's velocity,
     which trails it, asked the modules for a step of 5 m/s² at 1.5 (and, after a pose reset while
     speeding up, braked for a loop)."""
-    if drive.options.setpoint_limits is None or not all(m.is_commanded for m in drive.modules):
+    if (
+        drive.options.setpoint_limits is None
+        or drive.setpoint_is_stale  # (the drive's generator too starts from the modules then)
+        or not all(m.is_commanded for m in drive.modules)
+    ):
         robot = drive.get_robot_relative_speeds()
     else:
         robot = drive.kinematics.toChassisSpeeds(drive.get_state().module_targets)
@@ -169,7 +173,9 @@ def _reachable(
     if not all(m.is_commanded for m in drive.modules):
         return command
     kinematics = drive.kinematics
-    before = drive.get_state().module_targets
+    state = drive.get_state()
+    # (after a gap in commands the drive's generator starts from the measured modules: so here)
+    before = state.module_states if drive.setpoint_is_stale else state.module_targets
     reach = SetpointGenerator(kinematics)
     reach.speeds, reach.states = kinematics.toChassisSpeeds(before), list(before)
     request = ChassisSpeeds.fromFieldRelativeSpeeds(ChassisSpeeds(*command), heading)

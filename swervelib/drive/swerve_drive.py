@@ -91,6 +91,9 @@ _LoopValues = tuple[
 COMMAND_HEADROOM = 100.0
 # A drive command not renewed for this long (seconds) expires: the modules stop (MotorSafety's idea).
 COMMAND_TIMEOUT_S = 0.1
+# The setpoint generator goes on from its last setpoint only if that was given within this long
+# (seconds); after a longer gap (disabled with command_timeout None) it starts from the modules.
+STALE_SETPOINT_S = COMMAND_TIMEOUT_S
 _NO_SPEEDS = (0.0, 0.0, 0.0)
 # Held as plain names for the loop: a static method looked up on its class every call is a
 # lookup CPython 3.11 does not specialise.
@@ -767,6 +770,8 @@ class SwerveDrive(DriveSwitches):
         states = kinematics.desaturateWheelSpeeds(states, self.max_speed)
         limits = self._options.setpoint_limits
         assert limits is not None
+        if self.setpoint_is_stale:
+            self._setpoints.forget()  # history (a stale 2 m/s made a re-enabled robot lurch)
         state = self.get_state()
         return self._setpoints.next(
             kinematics.toChassisSpeeds(states),
@@ -999,6 +1004,12 @@ class SwerveDrive(DriveSwitches):
     def get_heading(self) -> Rotation2d:
         """The pose estimator's heading."""
         return self._pose.rotation()
+
+    @property
+    def setpoint_is_stale(self) -> bool:
+        """Whether the last drive command is older than :data:`STALE_SETPOINT_S` (as of the last
+        ``periodic()``): the setpoint generator then starts again from the measured modules."""
+        return self._last_time - self._command_time > STALE_SETPOINT_S
 
     @property
     def yaw_rate(self) -> float:

@@ -10,6 +10,7 @@ import math
 from dataclasses import replace
 
 import pytest
+from wpilib.simulation import DriverStationSim
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
@@ -217,3 +218,70 @@ def test_heading_correction_holds_where_a_released_spin_stops_without_swinging_b
     print(f"\n[released spin] turned {furthest - unwrapped[0]:.1f}° on, swung back {back:.1f}°")
     assert back < 3.0, (furthest, unwrapped[-1])
     assert abs(unwrapped[-1] - unwrapped[-10]) < 0.5  # and holds it
+
+
+def test_the_setpoint_generator_starts_again_after_a_gap_in_commands() -> None:
+    """With ``command_timeout=None`` a command lasts through a disable. The setpoint generator
+    went on from its last setpoint when commands came again: driven at 2 m/s, disabled for 1 s
+    (the robot coasts to rest), then enabled and asked to stand still, the modules were ramped
+    down from 2 m/s and the robot lurched to 1.1 m/s. After a gap it starts from the modules."""
+    limits = SetpointLimits(
+        max_module_speed=4.0, max_steer_velocity=8.0, max_drive_acceleration=3.0
+    )
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        drive.set_setpoint_limits(limits)
+        drive.command_timeout = None
+        try:
+            h.run(1.5, lambda d: d.drive(ChassisSpeeds(2.0, 0.0, 0.0)))
+            assert h.sim.true_speeds.vx > 1.8
+            DriverStationSim.setEnabled(False)
+            DriverStationSim.notifyNewData()
+            h.run(1.0)
+            assert abs(h.sim.true_speeds.vx) < 0.05  # at rest
+            DriverStationSim.setEnabled(True)
+            DriverStationSim.notifyNewData()
+            fastest = 0.0
+            for _ in range(25):
+                h.run(LOOP, lambda d: d.drive(ChassisSpeeds()))
+                fastest = max(fastest, abs(h.sim.true_speeds.vx))
+            print(f"\n[setpoint generator after a disable] fastest {fastest:.3f} m/s")
+            assert fastest < 0.05
+        finally:
+            drive.command_timeout = 0.1
+            drive.set_setpoint_limits(None)
+
+
+def test_drive_to_under_the_generator_starts_from_rest_after_a_disable() -> None:
+    """The same gap for ``drive_to``: it starts from the generator's setpoint, and checks how
+    far the generator can go from it. After the disable both start from the modules at rest:
+    the robot speeds up within the generator's acceleration, from 0."""
+    limits = SetpointLimits(
+        max_module_speed=4.0, max_steer_velocity=8.0, max_drive_acceleration=3.0
+    )
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        drive.set_setpoint_limits(limits)
+        drive.command_timeout = None
+        try:
+            h.run(1.5, lambda d: d.drive(ChassisSpeeds(2.0, 0.0, 0.0)))
+            DriverStationSim.setEnabled(False)
+            DriverStationSim.notifyNewData()
+            h.run(1.0)
+            DriverStationSim.setEnabled(True)
+            DriverStationSim.notifyNewData()
+            goal = Pose2d(h.sim.true_pose.X() + 2.0, h.sim.true_pose.Y(), Rotation2d())
+            sticks = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
+            commands = []
+            for _ in range(10):
+                h.run(LOOP, sticks.apply)
+                commands.append(drive.get_state().desired[0])
+            print(f"\n[drive_to after a disable] first commands {commands[:3]}")
+            # from rest (the measured speed, a few mm/s), at most 3 m/s² (0.06 m/s a loop), not
+            # from the stale 2 m/s
+            step = limits.max_drive_acceleration * LOOP
+            assert all(c <= (i + 1) * step + 0.005 for i, c in enumerate(commands)), commands
+            assert abs(h.sim.true_speeds.vx) < 0.7
+        finally:
+            drive.command_timeout = 0.1
+            drive.set_setpoint_limits(None)
