@@ -178,5 +178,7 @@ def reassign_modules(
 
 
 def swap_command(directory: str, a: str, b: str) -> str:
-    """The command that exchanges two modules' hardware (what ``calibrate`` suggests)."""
-    return f"python -m swervelib reassign {shlex.quote(directory)} {a}={b} {b}={a}"
+    """The command that exchanges two modules' hardware (what ``calibrate`` suggests), each word
+    quoted for a POSIX shell: module names may hold spaces or shell characters."""
+    moves = " ".join(shlex.quote(f"{source}={dest}") for source, dest in ((a, b), (b, a)))
+    return f"python -m swervelib reassign {shlex.quote(directory)} {moves}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shlex
 import shutil
 import tempfile
 from pathlib import Path
@@ -12,6 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from swervelib.cli.main import main
 from swervelib.config import load_directory
 from swervelib.tools.edit import EditError
 from swervelib.tools.flip import flip_modules
@@ -183,6 +185,31 @@ def test_the_suggested_swap_command_quotes_the_directory() -> None:
     assert swap_command("my robot/swerve", "a", "b").startswith(
         "python -m swervelib reassign 'my robot/swerve' a=b"
     )
+
+
+def test_the_suggested_swap_command_runs_for_module_names_a_shell_would_split(
+    tmp_path: Path,
+) -> None:
+    """Module names may hold spaces and shell characters (swervedrive.json allows any printable
+    file name): the command calibrate suggests, split as a shell splits it, still swaps the two
+    modules (unquoted, ``front left=front $right`` was three words and ``$right`` expanded)."""
+    directory = copy_config(tmp_path)
+    names = {"frontleft": "front left", "frontright": "front $right"}
+    drive_file = directory / "swervedrive.json"
+    drive = json.loads(drive_file.read_bytes())
+    drive["modules"] = [names.get(n.removesuffix(".json"), n) for n in drive["modules"]]
+    drive_file.write_text(json.dumps(drive))
+    for old, new in names.items():
+        (directory / "modules" / f"{old}.json").rename(directory / "modules" / f"{new}.json")
+    before = load_directory(directory)
+    command = swap_command(str(directory), "front $right", "front left")
+    words = shlex.split(command)
+    assert words[:3] == ["python", "-m", "swervelib"]
+    assert main(words[3:]) == 0
+    after = load_directory(directory)
+    assert after.module("front left").drive == before.module("front $right").drive
+    assert after.module("front $right").drive == before.module("front left").drive
+    assert after.module("front left").location == before.module("front left").location
 
 
 @settings(max_examples=40)
