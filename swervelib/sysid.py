@@ -68,6 +68,15 @@ def _finite(value: float) -> float:
     return value if math.isfinite(value) else 0.0
 
 
+def _reading(read: Callable[[], float]) -> float:
+    """A controller's reading for the log; NaN when the call raises (a vendor error): the log goes
+    on, and the module's Alert reports the controller from the drive's own reads and commands."""
+    try:
+        return read()
+    except Exception:
+        return math.nan
+
+
 def _drive_along(drive: SwerveDrive, directions_deg: Sequence[float], volts: float) -> None:
     """Each module held facing its direction (module degrees, in module order), never reversed
     (reversed, a wheel would push the wrong way), its drive motor at ``volts`` once it faces
@@ -80,7 +89,7 @@ def _drive_along(drive: SwerveDrive, directions_deg: Sequence[float], volts: flo
     for module, direction in zip(drive.modules, directions_deg, strict=True):
         module.point(direction)
         facing = abs(wrap_180(module.angle_deg - direction)) <= ALIGNED_DEG
-        module.drive_motor.set_voltage(volts if facing else 0.0)
+        module.set_drive_voltage(volts if facing else 0.0)
 
 
 def tangent_deg(module: SwerveModule) -> float:
@@ -91,9 +100,9 @@ def tangent_deg(module: SwerveModule) -> float:
 
 
 def _mean_applied_volts(modules: Sequence[SwerveModule]) -> float:
-    """The mean of the volts the drive motors report applying; a reading that is not a number is
-    left out (0 V if none is)."""
-    readings = [module.drive_motor.get_applied_volts() for module in modules]
+    """The mean of the volts the drive motors report applying; a reading that is not a number (or
+    raises) is left out (0 V if none is)."""
+    readings = [_reading(module.drive_motor.get_applied_volts) for module in modules]
     finite = [volts for volts in readings if math.isfinite(volts)]
     return sum(finite) / len(finite) if finite else 0.0
 
@@ -111,10 +120,10 @@ def drive_routine(
         for module in drive.modules:
             motor = module.drive_motor
             entry = sysid_log.motor(f"drive-{module.name}")
-            entry.voltage(_finite(motor.get_applied_volts()))
+            entry.voltage(_finite(_reading(motor.get_applied_volts)))
             entry.position(module.raw_drive_m)
             entry.velocity(module.drive_velocity_mps)
-            entry.current(_finite(motor.get_current_amps()))
+            entry.current(_finite(_reading(motor.get_current_amps)))
 
     return _routine(config, apply, log, subsystem, "swerve-drive")
 
@@ -135,10 +144,10 @@ def angle_routine(
         for module in drive.modules:
             motor = module.angle_motor
             entry = sysid_log.motor(f"angle-{module.name}")
-            entry.voltage(_finite(motor.get_applied_volts()))
+            entry.voltage(_finite(_reading(motor.get_applied_volts)))
             entry.angularPosition(module.raw_angle_deg / 360.0)  # turns of the module
-            entry.angularVelocity(_finite(motor.get_velocity()) / 360.0)
-            entry.current(_finite(motor.get_current_amps()))
+            entry.angularVelocity(_finite(_reading(motor.get_velocity)) / 360.0)
+            entry.current(_finite(_reading(motor.get_current_amps)))
 
     return _routine(config, apply, log, subsystem, "swerve-angle")
 

@@ -461,6 +461,12 @@ class SwerveModule:
         finally:
             self.optimize = optimize
 
+    def set_drive_voltage(self, volts: float) -> None:
+        """The drive motor open loop at ``volts``, the angle motor left on its set-point (SysId's
+        drive and rotation routines, after :meth:`point`). A controller that raises is reported on
+        the module's Alert, never raised."""
+        self._call("drive command", lambda: self.drive_motor.set_voltage(volts), None)
+
     def set_voltages(self, drive_volts: float, angle_volts: float) -> None:
         """Both motors open loop at these voltages (characterisation, as SysId's angle routine
         does). The module then has no set-point: the drive's runaway and stall checks leave it

@@ -594,3 +594,54 @@ def test_heading_gains_turn_the_robot_as_sysid_s_controller_would(kp: float, kd:
     assert settle_s(reference) * 0.75 <= settle_s(converted) <= settle_s(reference) * 1.05
     assert max(converted) <= max(reference) + 1.0, (max(converted), max(reference))
     assert abs(converted[-1] - 90.0) < 2.0, converted[-1]
+
+
+class _ControllerError(RuntimeError):
+    """What a vendor call raises on a CAN error (a closed or unplugged controller)."""
+
+
+@pytest.mark.parametrize("routine_of", [rotation_routine, drive_routine, angle_routine])
+def test_a_motor_controller_that_raises_does_not_stop_the_robot_loop(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, routine_of: Callable[..., SysIdRoutine]
+) -> None:
+    """One module's drive and angle controllers raise on every output and reading (a vendor error):
+    the routine's test, run by the scheduler in the robot loop, goes on (the drive reports the
+    module's fault on its Alert, as for any drive command) and the other modules still move the
+    robot. Before, the exception left the scheduler's run()."""
+    wpilib.DataLogManager.stop()
+    wpilib.DataLogManager.start(str(tmp_path))
+    try:
+        with simulated() as h:
+            broken = h.drive.modules[0]
+
+            def fail(*_: object) -> float:
+                raise _ControllerError("CAN frame not received")
+
+            for motor in (broken.drive_motor, broken.angle_motor):
+                for name in ("set_voltage", "get_applied_volts", "get_current_amps"):
+                    monkeypatch.setattr(motor, name, fail)
+            start_yaw, start = h.sim.true_yaw_deg, h.sim.true_pose.translation()
+            test = routine_of(h.drive, commands2.Subsystem()).dynamic(
+                SysIdRoutine.Direction.kForward
+            )
+            spun = [0.0] * (len(h.drive.modules) - 1)
+            with scheduled(test):
+                for _ in range(25):  # 0.5 s of the 7 V step
+                    h.run(LOOP, scheduler_run)
+                    for index, module in enumerate(h.drive.modules[1:]):
+                        spun[index] += abs(module.last_turn_deg)
+            turned = h.sim.true_yaw_deg - start_yaw
+            moved = h.sim.true_pose.translation().distance(start)
+            texts = alert_texts()
+            monkeypatch.undo()
+            h.run(0.5, lambda d: d.stop())
+    finally:
+        commands2.CommandScheduler.getInstance().unregisterAllSubsystems()
+        wpilib.DataLogManager.stop()
+    assert any("drive command raised _ControllerError" in t for t in texts), texts
+    if routine_of is rotation_routine:
+        assert turned > 20.0, turned  # measured 36°
+    elif routine_of is drive_routine:
+        assert moved > 0.2, moved  # measured 0.37 m
+    else:
+        assert min(spun) > 90.0, spun  # measured 358° each
