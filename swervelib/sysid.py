@@ -191,7 +191,8 @@ def heading_gains(
     unit of the robot's rotation speed. So ``p = kp / (kv · max_angular_velocity)`` per radian of
     heading error, and ``d`` likewise; the unit of angle cancels (turns or radians, as long as
     the three come from one analysis). Raises ``ValueError`` for a ``kv`` or
-    ``max_angular_velocity`` that is not a positive number, or a gain that is not finite."""
+    ``max_angular_velocity`` that is not a positive number, or a gain (given or worked out) that is
+    not finite."""
     if not (kv > 0.0 and math.isfinite(kv)):
         raise ValueError(f"kv must be a positive number of volts per rotation speed, not {kv}")
     if not (max_angular_velocity > 0.0 and math.isfinite(max_angular_velocity)):
@@ -201,4 +202,10 @@ def heading_gains(
     if not (math.isfinite(kp) and math.isfinite(kd)):
         raise ValueError(f"kp and kd must be finite, not {kp} and {kd}")
     scale = kv * max_angular_velocity
-    return kp / scale, kd / scale
+    p, d = kp / scale, kd / scale
+    if not (math.isfinite(p) and math.isfinite(d)):  # finite figures whose quotient overflows
+        raise ValueError(
+            f"kp {kp} and kd {kd} over kv {kv} times {max_angular_velocity} rad/s give a gain "
+            "that is not finite: check the SysId fit"
+        )
+    return p, d

@@ -547,6 +547,19 @@ def test_heading_gains_turn_sysid_volts_into_the_heading_controller_s_units() ->
             heading_gains(*bad)
 
 
+@pytest.mark.parametrize(
+    "args",
+    [(1e300, 0.0, 1e-300, 1.0), (1.0, 1e308, 1e-10, 1e-10), (1e308, 0.0, 0.5, 0.5)],
+    ids=["p", "d", "both-small"],
+)
+def test_heading_gains_that_overflow_are_refused(args: tuple[float, float, float, float]) -> None:
+    """Finite SysId figures whose quotient overflows (a kV of 1e-300: a fit gone wrong) are
+    refused: an infinite p would turn the robot at full speed with no heading error
+    (inf × 0 is NaN, which the output clamp reads as +1)."""
+    with pytest.raises(ValueError, match="not finite"):
+        heading_gains(*args)
+
+
 def heading_step(h: Harness, command: Callable[[SwerveDrive], None]) -> list[float]:
     """The robot's true yaw (degrees from the start) over 2 s of ``command``, loop by loop."""
     start = h.sim.true_yaw_deg
