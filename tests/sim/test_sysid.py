@@ -318,7 +318,16 @@ def test_rotation_routine_spins_the_robot_in_place_and_logs_its_continuous_yaw(
             routine = rotation_routine(h.drive, commands2.Subsystem(), SysIdRoutine.Config())
             seen = run_rotation_tests(h, routine, 2.0)
         wpilib.DataLogManager.getLog().flush()  # written by a background thread: wait for it
-        assert until(lambda: "dynamic-reverse" in read_tests(tmp_path, ROTATION))
+        # every loop's records, not just the last test's first (a wait for that read 92 of the
+        # dynamic-reverse test's 99 samples about one run in ten, its last ones not yet written)
+        logging = {name: len(seen[name]["yaws"]) - 1 for name in TESTS}
+        voltage = f"voltage-robot-{ROTATION}"
+        assert until(
+            lambda: all(
+                len(read_tests(tmp_path, ROTATION)[name][voltage]) >= count
+                for name, count in logging.items()
+            )
+        )
     finally:
         commands2.CommandScheduler.getInstance().unregisterAllSubsystems()
         wpilib.DataLogManager.stop()
