@@ -34,10 +34,9 @@ def register(commands: Any) -> None:
 def run(args: argparse.Namespace, out: TextIO | None = None, err: TextIO | None = None) -> int:
     out, err = streams(out, err)
     with report_errors(err) as failed:
-        from swervelib.tools.reassign import parse_moves, reassign_modules
+        from swervelib.tools.reassign import reassign_texts
 
-        moves = parse_moves(args.moves)
-        result = reassign_modules(args.directory, moves, dry_run=args.dry_run)
+        result = reassign_texts(args.directory, args.moves, dry_run=args.dry_run)
         print_result(result, args.dry_run, out, err)
         if result.written:
             print(

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import os
 import shlex
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from pathlib import PurePosixPath
 
@@ -38,18 +38,39 @@ Move = tuple[str, str]
 """``(source, destination)``: the hardware in ``source``'s file goes to ``destination``'s."""
 
 
-def parse_moves(texts: Iterable[str]) -> list[Move]:
+def _split(text: str, modules: Sequence[str] | None) -> Move | None:
+    """``text`` split at its one ``=`` with a name on each side; with several such ``=`` (a
+    module name may hold one), at the one that leaves a module of ``modules`` on each side;
+    None when no split, or more than one, fits."""
+    splits = [
+        (text[:index].strip(), text[index + 1 :].strip())
+        for index, char in enumerate(text)
+        if char == "="
+    ]
+    splits = [(source, destination) for source, destination in splits if source and destination]
+    if len(splits) > 1 and modules is not None:
+        splits = [
+            (source, destination)
+            for source, destination in splits
+            if _module_name(source, modules) is not None
+            and _module_name(destination, modules) is not None
+        ]
+    return splits[0] if len(splits) == 1 else None
+
+
+def parse_moves(texts: Iterable[str], modules: Sequence[str] | None = None) -> list[Move]:
     """Each ``"SOURCE=DEST"`` as a pair of names; :class:`EditError` naming every text that is
-    not one."""
+    not one. A text with several ``=`` is split where both sides name one of ``modules`` (the
+    module names: ``fl=1=fr=2`` is ``fl=1``'s hardware to ``fr=2``), refused if that is not one
+    place."""
     moves: list[Move] = []
     bad: list[str] = []
     for text in texts:
-        source, sep, destination = text.partition("=")
-        source, destination = source.strip(), destination.strip()
-        if not sep or not source or not destination or "=" in destination:
+        move = _split(text, modules)
+        if move is None:
             bad.append(printable(repr(text)))
         else:
-            moves.append((source, destination))
+            moves.append(move)
     if bad:
         raise EditError(
             f"not a move: {', '.join(bad)}. Write SOURCE=DEST, e.g. frontleft=frontright (the "
@@ -172,8 +193,30 @@ def reassign_modules(
     """Move each ``(source, destination)``'s hardware fields from ``source``'s module file to
     ``destination``'s (names as in swervedrive.json's ``modules``, with or without ``.json``);
     refuses moves that are not a permutation of the modules they name."""
+    return _reassign(directory, lambda _modules: list(moves), dry_run, fault_hook)
+
+
+def reassign_texts(
+    directory: str | os.PathLike[str],
+    texts: Iterable[str],
+    *,
+    dry_run: bool = False,
+    fault_hook: FaultHook | None = None,
+) -> EditResult:
+    """:func:`reassign_modules` with the moves as ``SOURCE=DEST`` texts (the command line's),
+    read against the directory's module names (:func:`parse_moves`)."""
+    return _reassign(directory, lambda modules: parse_moves(texts, modules), dry_run, fault_hook)
+
+
+def _reassign(
+    directory: str | os.PathLike[str],
+    moves_for: Callable[[list[str]], list[Move]],
+    dry_run: bool,
+    fault_hook: FaultHook | None,
+) -> EditResult:
     with ConfigEditor(directory, dry_run=dry_run, fault_hook=fault_hook) as editor:
-        rings = apply_moves(editor, moves)
+        modules = [_stem(file) for file in editor.module_files()]
+        rings = apply_moves(editor, moves_for(modules))
         return editor.commit(f"reassign ({describe_rings(rings)})")
 
 

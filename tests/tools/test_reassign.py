@@ -212,6 +212,30 @@ def test_the_suggested_swap_command_runs_for_module_names_a_shell_would_split(
     assert after.module("front left").location == before.module("front left").location
 
 
+def test_module_names_holding_an_equals_sign_can_be_reassigned(tmp_path: Path) -> None:
+    """swervedrive.json may name a module ``fl=1`` (any printable file name): a move text is split
+    at the one ``=`` that leaves a module name on each side, so the command calibrate suggests for
+    such modules works (before: "not a move: 'fl=1=fr=2'"). A text still ambiguous is refused."""
+    directory = copy_config(tmp_path)
+    names = {"frontleft": "fl=1", "frontright": "fr=2"}
+    drive_file = directory / "swervedrive.json"
+    drive = json.loads(drive_file.read_bytes())
+    drive["modules"] = [names.get(n.removesuffix(".json"), n) for n in drive["modules"]]
+    drive_file.write_text(json.dumps(drive))
+    for old, new in names.items():
+        (directory / "modules" / f"{old}.json").rename(directory / "modules" / f"{new}.json")
+    before = load_directory(directory)
+    words = shlex.split(swap_command(str(directory), "fr=2", "fl=1"))
+    assert main(words[3:]) == 0
+    after = load_directory(directory)
+    assert after.module("fl=1").drive == before.module("fr=2").drive
+    assert after.module("fr=2").drive == before.module("fl=1").drive
+    modules = ["a", "a=b", "b=c", "c"]  # 'a=b=c' is a=b's hardware to c, or a's to b=c
+    with pytest.raises(EditError, match="not a move: 'a=b=c'"):
+        parse_moves(["a=b=c"], modules)
+    assert parse_moves(["a=b=c", "c=a"], ["a=b", "c"]) == [("a=b", "c"), ("c", "a")]
+
+
 @settings(max_examples=40)
 @given(module_layouts(), st.permutations(NAMES))
 def test_any_reassignment_reversed_gives_back_every_generated_folder(
