@@ -446,6 +446,15 @@ class SwerveInput:
         """In drive-to-pose mode: whether the robot was within the tolerance at the last loop."""
         return self._running.at_target
 
+    @property
+    def settled(self) -> bool:
+        """In drive-to-pose mode: :attr:`at_target`, and the last loop's command at rest. A
+        command that ends on ``at_target`` may leave a robot that reached the tolerance moving
+        (entered at the pose while driving, or passing through it); one that ends on
+        ``settled`` leaves it stopped."""
+        running = self._running
+        return running.at_target and running.pose_velocity == (0.0, 0.0) and not running.pose_turn
+
     def reset_heading(self, heading: float | None = None) -> None:
         """The heading mode's target (radians); None: the robot's heading at the next loop, or
         once it turns slower than ``SETTLED_YAW_RATE`` (0.1 rad/s) if it is still turning.

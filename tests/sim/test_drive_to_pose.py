@@ -786,3 +786,44 @@ def test_drive_to_pose_translating_and_turning_at_once_does_not_turn_past_the_he
         assert run.linear_step <= to_pose.pose_max_acceleration + 1e-6
         assert run.turn_step <= to_pose.pose_max_turn_acceleration + 1e-6
         assert run.arrived <= 1.03 * before
+
+
+def test_settled_waits_for_the_command_to_come_to_rest() -> None:
+    """Entered at the pose while driving at 1 m/s, the robot is within the tolerance at once:
+    ``at_target`` says so in the first loop, with the robot still moving. ``settled`` waits
+    until the command has come to rest, and the robot with it; reached from afar, it follows
+    ``at_target`` once the braking has ended."""
+    with simulated(initial_pose=START) as h:
+        drive = h.drive
+        h.run(1.0, lambda d: d.drive(ChassisSpeeds(1.0, 0.0, 0.0), field_relative=True))
+        here = drive.get_pose()
+        to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(here)
+        h.loop(to_pose.apply)
+        h.observe()
+        assert to_pose.at_target and not to_pose.settled
+        assert h.sim.true_speeds.vx > 0.8  # moving: ending a command here leaves it moving
+        for _ in range(round(2.0 / LOOP)):
+            h.loop(to_pose.apply)
+            h.observe()
+            if to_pose.settled:
+                break
+        assert to_pose.settled
+        assert math.hypot(h.sim.true_speeds.vx, h.sim.true_speeds.vy) < 0.05  # at rest
+        # it came back to the pose it passed through, within the tolerance
+        assert drive.get_pose().translation().distance(here.translation()) <= 0.01
+
+        goal = Pose2d(here.X() + 1.0, here.Y(), here.rotation())
+        to_goal = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
+        first_at, first_settled = None, None
+        for loop in range(round(4.0 / LOOP)):
+            h.loop(to_goal.apply)
+            h.observe()
+            if to_goal.at_target and first_at is None:
+                first_at = loop
+            if to_goal.settled and first_settled is None:
+                first_settled = loop
+                speed = math.hypot(h.sim.true_speeds.vx, h.sim.true_speeds.vy)
+        print(f"\n[settled] at_target from loop {first_at}, settled from loop {first_settled}")
+        assert first_at is not None and first_settled is not None
+        assert first_at <= first_settled <= first_at + 25  # within half a second
+        assert speed < 0.05
