@@ -15,3 +15,22 @@ def alert_texts(levels: tuple[str, ...] = ("errors", "warnings")) -> list[str]:
         topic = nt.getStringArrayTopic(f"/SmartDashboard/Swerve Alerts/{level}")
         texts += topic.subscribe([]).get()
     return texts
+
+
+class Pad:
+    """An Xbox controller's sticks, raw axes (X right, Y back)."""
+
+    def __init__(self) -> None:
+        self.lx = self.ly = self.rx = self.ry = 0.0
+
+    def getLeftX(self) -> float:
+        return self.lx
+
+    def getLeftY(self) -> float:
+        return self.ly
+
+    def getRightX(self) -> float:
+        return self.rx
+
+    def getRightY(self) -> float:
+        return self.ry

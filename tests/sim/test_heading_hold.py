@@ -23,6 +23,7 @@ from swervelib.drive.shaping import RequestShaper
 from swervelib.input_stream import SwerveInput
 from tests.conftest import DEPLOY
 from tests.drive.harness import LOOP, Harness, simulated
+from tests.sim import Pad
 
 # The two example configurations: Spark Max + NEO with CANcoders and a Pigeon 2, and Kraken X60s
 # with CANcoders and a Pigeon 2 (phoenix6: the harness waits for their readings each loop).
@@ -47,25 +48,6 @@ def configs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
         module["angle"]["id"] = SPARK_MAX_FIRST_ID + 2 * index + 1
         path.write_text(json.dumps(module, indent=2))
     return {SWERVE: swerve, KRAKEN: DEPLOY / KRAKEN}
-
-
-class Pad:
-    """An Xbox controller's sticks, raw axes (X right, Y back)."""
-
-    def __init__(self) -> None:
-        self.lx = self.ly = self.rx = self.ry = 0.0
-
-    def getLeftX(self) -> float:
-        return self.lx
-
-    def getLeftY(self) -> float:
-        return self.ly
-
-    def getRightX(self) -> float:
-        return self.rx
-
-    def getRightY(self) -> float:
-        return self.ry
 
 
 def _error_deg(h: Harness, target_deg: float) -> tuple[float, float]:

@@ -12,25 +12,7 @@ from wpimath.kinematics import ChassisSpeeds
 from swervelib.input import HeadingDriveInput
 from swervelib.input_stream import MIN_POSE_FRACTION, SwerveInput
 from tests.drive.harness import simulated
-
-
-class Pad:
-    """An Xbox controller's sticks, raw axes (X right, Y back)."""
-
-    def __init__(self) -> None:
-        self.lx = self.ly = self.rx = self.ry = 0.0
-
-    def getLeftX(self) -> float:
-        return self.lx
-
-    def getLeftY(self) -> float:
-        return self.ly
-
-    def getRightX(self) -> float:
-        return self.rx
-
-    def getRightY(self) -> float:
-        return self.ry
+from tests.sim import Pad
 
 
 def test_zero_heading_in_heading_mode_keeps_the_robot_where_it_faces() -> None:

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import replace
 
 import pytest
@@ -18,7 +20,7 @@ from swervelib import SwerveDrive
 from swervelib.drive.options import DriveOptions, SetpointLimits
 from swervelib.input_stream import SwerveInput
 from swervelib.sim import HardwareTruth
-from tests.drive.harness import LOOP, simulated
+from tests.drive.harness import LOOP, Harness, simulated
 from tests.sim import alert_texts
 
 START = Pose2d(2.0, 4.0, Rotation2d())
@@ -220,17 +222,18 @@ def test_heading_correction_holds_where_a_released_spin_stops_without_swinging_b
     assert abs(unwrapped[-1] - unwrapped[-10]) < 0.5  # and holds it
 
 
-def test_the_setpoint_generator_starts_again_after_a_gap_in_commands() -> None:
-    """With ``command_timeout=None`` a command lasts through a disable. The setpoint generator
-    went on from its last setpoint when commands came again: driven at 2 m/s, disabled for 1 s
-    (the robot coasts to rest), then enabled and asked to stand still, the modules were ramped
-    down from 2 m/s and the robot lurched to 1.1 m/s. After a gap it starts from the modules."""
-    limits = SetpointLimits(
-        max_module_speed=4.0, max_steer_velocity=8.0, max_drive_acceleration=3.0
-    )
+GAP_LIMITS = SetpointLimits(
+    max_module_speed=4.0, max_steer_velocity=8.0, max_drive_acceleration=3.0
+)
+
+
+@contextmanager
+def enabled_after_a_disable() -> Iterator[Harness]:
+    """Under the setpoint generator with ``command_timeout=None`` (a command lasts through a
+    disable): driven at 2 m/s, disabled for 1 s (the robot coasts to rest), enabled again."""
     with simulated(initial_pose=START) as h:
         drive = h.drive
-        drive.set_setpoint_limits(limits)
+        drive.set_setpoint_limits(GAP_LIMITS)
         drive.command_timeout = None
         try:
             h.run(1.5, lambda d: d.drive(ChassisSpeeds(2.0, 0.0, 0.0)))
@@ -241,47 +244,39 @@ def test_the_setpoint_generator_starts_again_after_a_gap_in_commands() -> None:
             assert abs(h.sim.true_speeds.vx) < 0.05  # at rest
             DriverStationSim.setEnabled(True)
             DriverStationSim.notifyNewData()
-            fastest = 0.0
-            for _ in range(25):
-                h.run(LOOP, lambda d: d.drive(ChassisSpeeds()))
-                fastest = max(fastest, abs(h.sim.true_speeds.vx))
-            print(f"\n[setpoint generator after a disable] fastest {fastest:.3f} m/s")
-            assert fastest < 0.05
+            yield h
         finally:
             drive.command_timeout = 0.1
             drive.set_setpoint_limits(None)
+
+
+def test_the_setpoint_generator_starts_again_after_a_gap_in_commands() -> None:
+    """The setpoint generator went on from its last setpoint when commands came again after a
+    disable: asked to stand still, the modules were ramped down from 2 m/s and the robot lurched
+    to 1.1 m/s. After a gap it starts from the modules."""
+    with enabled_after_a_disable() as h:
+        fastest = 0.0
+        for _ in range(25):
+            h.run(LOOP, lambda d: d.drive(ChassisSpeeds()))
+            fastest = max(fastest, abs(h.sim.true_speeds.vx))
+        print(f"\n[setpoint generator after a disable] fastest {fastest:.3f} m/s")
+        assert fastest < 0.05
 
 
 def test_drive_to_under_the_generator_starts_from_rest_after_a_disable() -> None:
     """The same gap for ``drive_to``: it starts from the generator's setpoint, and checks how
     far the generator can go from it. After the disable both start from the modules at rest:
-    the robot speeds up within the generator's acceleration, from 0."""
-    limits = SetpointLimits(
-        max_module_speed=4.0, max_steer_velocity=8.0, max_drive_acceleration=3.0
-    )
-    with simulated(initial_pose=START) as h:
-        drive = h.drive
-        drive.set_setpoint_limits(limits)
-        drive.command_timeout = None
-        try:
-            h.run(1.5, lambda d: d.drive(ChassisSpeeds(2.0, 0.0, 0.0)))
-            DriverStationSim.setEnabled(False)
-            DriverStationSim.notifyNewData()
-            h.run(1.0)
-            DriverStationSim.setEnabled(True)
-            DriverStationSim.notifyNewData()
-            goal = Pose2d(h.sim.true_pose.X() + 2.0, h.sim.true_pose.Y(), Rotation2d())
-            sticks = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
-            commands = []
-            for _ in range(10):
-                h.run(LOOP, sticks.apply)
-                commands.append(drive.get_state().desired[0])
-            print(f"\n[drive_to after a disable] first commands {commands[:3]}")
-            # from rest (the measured speed, a few mm/s), at most 3 m/s² (0.06 m/s a loop), not
-            # from the stale 2 m/s
-            step = limits.max_drive_acceleration * LOOP
-            assert all(c <= (i + 1) * step + 0.005 for i, c in enumerate(commands)), commands
-            assert abs(h.sim.true_speeds.vx) < 0.7
-        finally:
-            drive.command_timeout = 0.1
-            drive.set_setpoint_limits(None)
+    the robot speeds up within the generator's acceleration, from 0 (before: 2.0 m/s at once)."""
+    with enabled_after_a_disable() as h:
+        goal = Pose2d(h.sim.true_pose.X() + 2.0, h.sim.true_pose.Y(), Rotation2d())
+        sticks = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
+        commands = []
+        for _ in range(10):
+            h.run(LOOP, sticks.apply)
+            commands.append(h.drive.get_state().desired[0])
+        print(f"\n[drive_to after a disable] first commands {commands[:3]}")
+        # from rest (the measured speed, a few mm/s), at most 3 m/s² (0.06 m/s a loop), not
+        # from the stale 2 m/s
+        step = GAP_LIMITS.max_drive_acceleration * LOOP
+        assert all(c <= (i + 1) * step + 0.005 for i, c in enumerate(commands)), commands
+        assert abs(h.sim.true_speeds.vx) < 0.7

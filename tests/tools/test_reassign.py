@@ -187,6 +187,16 @@ def test_the_suggested_swap_command_quotes_the_directory() -> None:
     )
 
 
+def _rename_modules(directory: Path, names: dict[str, str]) -> None:
+    """Give modules other file names (``names``: old stem to new), in swervedrive.json too."""
+    drive_file = directory / "swervedrive.json"
+    drive = json.loads(drive_file.read_bytes())
+    drive["modules"] = [names.get(n.removesuffix(".json"), n) for n in drive["modules"]]
+    drive_file.write_text(json.dumps(drive))
+    for old, new in names.items():
+        (directory / "modules" / f"{old}.json").rename(directory / "modules" / f"{new}.json")
+
+
 def test_the_suggested_swap_command_runs_for_module_names_a_shell_would_split(
     tmp_path: Path,
 ) -> None:
@@ -195,12 +205,7 @@ def test_the_suggested_swap_command_runs_for_module_names_a_shell_would_split(
     modules (unquoted, ``front left=front $right`` was three words and ``$right`` expanded)."""
     directory = copy_config(tmp_path)
     names = {"frontleft": "front left", "frontright": "front $right"}
-    drive_file = directory / "swervedrive.json"
-    drive = json.loads(drive_file.read_bytes())
-    drive["modules"] = [names.get(n.removesuffix(".json"), n) for n in drive["modules"]]
-    drive_file.write_text(json.dumps(drive))
-    for old, new in names.items():
-        (directory / "modules" / f"{old}.json").rename(directory / "modules" / f"{new}.json")
+    _rename_modules(directory, names)
     before = load_directory(directory)
     command = swap_command(str(directory), "front $right", "front left")
     words = shlex.split(command)
@@ -218,12 +223,7 @@ def test_module_names_holding_an_equals_sign_can_be_reassigned(tmp_path: Path) -
     such modules works (before: "not a move: 'fl=1=fr=2'"). A text still ambiguous is refused."""
     directory = copy_config(tmp_path)
     names = {"frontleft": "fl=1", "frontright": "fr=2"}
-    drive_file = directory / "swervedrive.json"
-    drive = json.loads(drive_file.read_bytes())
-    drive["modules"] = [names.get(n.removesuffix(".json"), n) for n in drive["modules"]]
-    drive_file.write_text(json.dumps(drive))
-    for old, new in names.items():
-        (directory / "modules" / f"{old}.json").rename(directory / "modules" / f"{new}.json")
+    _rename_modules(directory, names)
     before = load_directory(directory)
     words = shlex.split(swap_command(str(directory), "fr=2", "fl=1"))
     assert main(words[3:]) == 0
