@@ -25,6 +25,7 @@ from swervelib.config.catalog import IMU_TYPES
 from swervelib.config.model import DeviceConfig
 from swervelib.devices import registry
 from swervelib.devices.settings import ImuSettings
+from tests.devices.test_navx_wpilib import _Unplugged
 
 REPO = Path(__file__).resolve().parents[2]
 
@@ -98,23 +99,13 @@ def test_adis_nan_unplugged_or_closed_gives_none(type_name: str) -> None:
         sim.setGyroAngleX(2.0)
         assert right.get_pitch_roll_degrees() == pytest.approx((3.0, 2.0))
 
-        class Unplugged:
-            def __init__(self, device: Any) -> None:
-                self._device = device
-
-            def isConnected(self) -> bool:
-                return False
-
-            def __getattr__(self, name: str) -> Any:
-                return getattr(self._device, name)
-
         real = right._device
-        right._device = Unplugged(real)
+        right._device = _Unplugged(real)
         assert right.get_pitch_roll_degrees() is None
         right._device = real
         assert right.get_pitch_roll_degrees() == pytest.approx((3.0, 2.0))
 
-        class Broken(Unplugged):
+        class Broken(_Unplugged):
             def isConnected(self) -> bool:
                 return True
 

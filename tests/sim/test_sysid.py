@@ -12,6 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import commands2
 import numpy
@@ -38,9 +39,9 @@ from tests.sim import scheduled as scheduled_loops
 from tests.waits import until
 
 
-def read_log(directory: Path) -> dict[str, list[float]]:
-    """Every double and string entry of the DataLog files in ``directory``, by name."""
-    values: dict[str, list[float]] = defaultdict(list)
+def log_records(directory: Path) -> Iterator[tuple[str, str, Any]]:
+    """Each data record of the DataLog files in ``directory``: its entry's name and type, and
+    the record."""
     names: dict[int, tuple[str, str]] = {}
     for path in directory.glob("*.wpilog"):
         for record in DataLogReader(str(path)):
@@ -48,11 +49,17 @@ def read_log(directory: Path) -> dict[str, list[float]]:
                 start = record.getStartData()
                 names[start.entry] = (start.name, start.type)
             elif not record.isControl() and record.getEntry() in names:
-                name, kind = names[record.getEntry()]
-                if kind == "double":
-                    values[name].append(record.getDouble())
-                elif kind == "string":
-                    values[name].append(float(len(record.getString())))
+                yield (*names[record.getEntry()], record)
+
+
+def read_log(directory: Path) -> dict[str, list[float]]:
+    """Every double and string entry of the DataLog files in ``directory``, by name."""
+    values: dict[str, list[float]] = defaultdict(list)
+    for name, kind, record in log_records(directory):
+        if kind == "double":
+            values[name].append(record.getDouble())
+        elif kind == "string":
+            values[name].append(float(len(record.getString())))
     return values
 
 
@@ -263,20 +270,13 @@ def read_tests(directory: Path, mechanism: str) -> dict[str, dict[str, list[floa
     In stepped simulated time a loop's records share one timestamp, the test state's among them
     (the routine logs it after the motor frames of the same loop)."""
     state_name = f"sysid-test-state-{mechanism}"
-    names: dict[int, tuple[str, str]] = {}
     states: dict[int, str] = {}
     samples: list[tuple[int, str, float]] = []
-    for path in directory.glob("*.wpilog"):
-        for record in DataLogReader(str(path)):
-            if record.isStart():
-                start = record.getStartData()
-                names[start.entry] = (start.name, start.type)
-            elif not record.isControl() and record.getEntry() in names:
-                name, kind = names[record.getEntry()]
-                if name == state_name:
-                    states[record.getTimestamp()] = record.getString()
-                elif kind == "double" and name.endswith(f"-{mechanism}"):
-                    samples.append((record.getTimestamp(), name, record.getDouble()))
+    for name, kind, record in log_records(directory):
+        if name == state_name:
+            states[record.getTimestamp()] = record.getString()
+        elif kind == "double" and name.endswith(f"-{mechanism}"):
+            samples.append((record.getTimestamp(), name, record.getDouble()))
     tests: dict[str, dict[str, list[float]]] = defaultdict(lambda: defaultdict(list))
     for time_us, name, value in sorted(samples, key=lambda sample: sample[0]):
         tests[states.get(time_us, "none")][name].append(value)
