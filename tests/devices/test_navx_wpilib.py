@@ -126,10 +126,12 @@ def test_registry_builds_roborio_encoders(type_name: str) -> None:
 # -- WPILib gyros -------------------------------------------------------------------------------------
 
 
-def build_gyro_pair(type_name: str) -> tuple[Any, Any]:
+def build_gyro_pair(type_name: str, device_id: int = 0) -> tuple[Any, Any]:
     """The same device twice: flag right (un-inverted) and flag flipped. They share one port."""
     cls = registry.imu_adapter(type_name)
-    return cls(imu_settings(type_name, False)), cls(imu_settings(type_name, True))
+    return cls(imu_settings(type_name, False, device_id)), cls(
+        imu_settings(type_name, True, device_id)
+    )
 
 
 @pytest.mark.parametrize("type_name", GYRO_TYPES)

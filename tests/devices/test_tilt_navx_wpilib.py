@@ -9,7 +9,6 @@ give None. The navX types run in a child process, as in test_navx_wpilib.py (one
 
 from __future__ import annotations
 
-import gc
 import json
 import math
 import os
@@ -21,36 +20,9 @@ from typing import Any
 
 import pytest
 
-from swervelib.config.catalog import IMU_TYPES
-from swervelib.config.model import DeviceConfig
-from swervelib.devices import registry
-from swervelib.devices.settings import ImuSettings
-from tests.devices.test_navx_wpilib import _Unplugged
+from tests.devices.test_navx_wpilib import _Unplugged, build_gyro_pair, close_all
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def imu_settings(type_name: str, inverted: bool, device_id: int = 0) -> ImuSettings:
-    return ImuSettings(
-        label=f"IMU ({type_name} {device_id}{' inverted' if inverted else ''})",
-        device=DeviceConfig(type_name, device_id, None),
-        imu_type=IMU_TYPES[type_name],
-        inverted=inverted,
-    )
-
-
-def build_pair(type_name: str, device_id: int = 0) -> tuple[Any, Any]:
-    """The same device twice (they share its port): flag right and flag flipped."""
-    cls = registry.imu_adapter(type_name)
-    return cls(imu_settings(type_name, False, device_id)), cls(
-        imu_settings(type_name, True, device_id)
-    )
-
-
-def close_all(*devices: Any) -> None:
-    for device in devices:
-        device.close()
-    gc.collect()
 
 
 # -- ADIS16448 / ADIS16470 -----------------------------------------------------------------------------
@@ -65,7 +37,7 @@ def adis_sim(type_name: str, imu: Any) -> Any:
 
 @pytest.mark.parametrize("type_name", ["adis16448", "adis16470"])
 def test_adis_pitch_is_the_y_axis_and_roll_the_x_axis_whatever_the_flag(type_name: str) -> None:
-    right, flipped = build_pair(type_name)
+    right, flipped = build_gyro_pair(type_name)
     try:
         sim = adis_sim(type_name, right)
         # The robot's front goes down 7° (counter-clockwise about +y, the chip's Y axis) and its
@@ -90,7 +62,7 @@ def test_adis_pitch_is_the_y_axis_and_roll_the_x_axis_whatever_the_flag(type_nam
 
 @pytest.mark.parametrize("type_name", ["adis16448", "adis16470"])
 def test_adis_nan_unplugged_or_closed_gives_none(type_name: str) -> None:
-    right, flipped = build_pair(type_name)
+    right, flipped = build_gyro_pair(type_name)
     try:
         sim = adis_sim(type_name, right)
         sim.setGyroAngleY(3.0)
@@ -125,7 +97,7 @@ def test_adis_nan_unplugged_or_closed_gives_none(type_name: str) -> None:
 
 @pytest.mark.parametrize(("type_name", "device_id"), [("adxrs450", 0), ("analog", 1)])
 def test_single_axis_gyros_have_no_pitch_or_roll(type_name: str, device_id: int) -> None:
-    right, flipped = build_pair(type_name, device_id)
+    right, flipped = build_gyro_pair(type_name, device_id)
     try:
         right.sim.set_raw_yaw(10.0, 0.0)
         assert right.get_raw_yaw_degrees() == pytest.approx(10.0)

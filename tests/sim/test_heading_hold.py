@@ -76,6 +76,12 @@ def _settle(
     return rows
 
 
+def _worst_and_spread(rows: list[tuple[float, float, float]]) -> tuple[float, float]:
+    """Over ``rows`` (``_settle``'s): the largest true heading error and how far it moved (°)."""
+    errors = [row[0] for row in rows]
+    return max(abs(e) for e in errors), max(errors) - min(errors)
+
+
 @pytest.mark.parametrize("name", [SWERVE, KRAKEN])
 def test_drive_facing_standing_still_settles_on_the_heading(
     configs: dict[str, Path], name: str
@@ -85,9 +91,8 @@ def test_drive_facing_standing_still_settles_on_the_heading(
         rows = _settle(h, 90.0, 0.0, 4.0)
         drive = h.drive
         last = rows[-50:]  # the last second
-        truth = max(abs(row[0]) for row in last)
+        truth, spread = _worst_and_spread(last)
         estimate = max(abs(row[1]) for row in last)
-        spread = max(row[0] for row in last) - min(row[0] for row in last)
         print(
             f"\n[{directory.name}] drive_facing(0, 0, 90°) standing: after 3-4 s the error is "
             f"{truth:.3f}° (truth), {estimate:.3f}° (odometry), moving {spread:.4f}°"
@@ -109,7 +114,7 @@ def test_drive_facing_small_turn_standing_still_settles(
     with simulated(directory) as h:
         rows = _settle(h, 3.0, 0.0, 3.0)
         last = rows[-25:]
-        truth = max(abs(row[0]) for row in last)
+        truth, _ = _worst_and_spread(last)
         print(f"\n[{directory.name}] drive_facing(0, 0, 3°) standing: error {truth:.3f}°")
         assert truth < SETTLED  # before: 2.34° (swerve), 2.56° (kraken)
         # The command over time: once within the tolerance it never turns back at the floor's
@@ -134,9 +139,7 @@ def test_drive_facing_while_translating_settles(
     directory = configs[name]
     with simulated(directory) as h:
         rows = _settle(h, 90.0, speed, 6.0)
-        last = rows[-50:]
-        truth = max(abs(row[0]) for row in last)
-        spread = max(row[0] for row in last) - min(row[0] for row in last)
+        truth, spread = _worst_and_spread(rows[-50:])
         print(
             f"\n[{directory.name}] drive_facing({speed} m/s, 0, 90°): error {truth:.3f}°, "
             f"moving {spread:.3f}° in the last second"
