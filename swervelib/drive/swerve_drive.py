@@ -49,6 +49,7 @@ from swervelib.drive.housekeeping import RoundRobin
 from swervelib.drive.module import SwerveModule
 from swervelib.drive.odometry import odometry_positions
 from swervelib.drive.options import DriveOptions
+from swervelib.drive.pose_history import holds
 from swervelib.drive.safety import (
     FieldArea,
     Refusals,
@@ -134,6 +135,7 @@ class SwerveDrive(DriveSwitches):
         "_positions",
         "_publishes",
         "_refresh_alert",
+        "_reset_time",
         "_setpoints",
         "_shaper",
         "_shapes",
@@ -268,6 +270,7 @@ class SwerveDrive(DriveSwitches):
             self.kinematics, Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, Pose2d()
         )
         self._pose = Pose2d()
+        self._start_history(Rotation2d.fromDegrees(self.yaw.yaw_deg))
         # How many times the pose was reset (reset_pose, zero_heading): a heading held by a
         # teleop routine means another direction afterwards.
         self.pose_resets = 0
@@ -993,13 +996,67 @@ class SwerveDrive(DriveSwitches):
     def _reset(self, pose: Pose2d) -> None:
         if self._estimated_wheels is not None:  # the estimator starts again from the readings
             self.stand_in.forget_offsets()
-        self.estimator.resetPosition(
-            Rotation2d.fromDegrees(self.yaw.yaw_deg), self._positions, pose
-        )
+        gyro = Rotation2d.fromDegrees(self.yaw.yaw_deg)
+        self.estimator.resetPosition(gyro, self._positions, pose)
+        self._start_history(gyro)
         self._pose = pose
         self.pose_resets += 1
         self.yaw.note_reset()
         self._shaper.forget(pose.rotation().radians())  # heading correction holds the new heading
+
+    def _start_history(self, gyro: Rotation2d) -> None:
+        """The pose history starts again now, at the pose the estimator was just given (WPILib's
+        estimator empties it on a reset): one sample, the odometry not having moved since, so
+        that :meth:`sample_pose_at` answers from the reset on, between it and the next loop too,
+        and a vision measurement given before the next loop has a pose to go against (WPILib
+        drops one given to an empty history)."""
+        now = wpilib.Timer.getFPGATimestamp()
+        self._reset_time = now
+        self.estimator.updateWithTime(now, gyro, self._positions)
+
+    def reset_translation(self, translation: Translation2d) -> None:
+        """Set the position, keeping the heading (phoenix6's ``reset_translation``, WPILib's
+        ``resetTranslation``): :meth:`reset_pose` with the current heading. A translation that is
+        not finite, or more than 1 km from the origin, is refused as :meth:`reset_pose` refuses
+        it (the pose kept, the ``Swerve commands`` Alert).
+
+        In simulation the simulated robot is moved there too, keeping its own heading (the robot
+        did not turn), unless ``drive.simulation.follow_pose_resets`` is False, as for
+        :meth:`reset_pose`."""
+        checked = self._checked_reset(
+            "reset_translation()", Pose2d(translation, self._pose.rotation())
+        )
+        sim = self._sim
+        if checked is not None and sim is not None and sim.follow_pose_resets:
+            sim.place(Pose2d(checked.translation(), sim.true_pose.rotation()))
+
+    def reset_rotation(self, rotation: Rotation2d) -> None:
+        """Set the heading, keeping the position (phoenix6's ``reset_rotation``, WPILib's
+        ``resetRotation``): the same as ``zero_heading(rotation)``, under the name teams coming
+        from phoenix6 or WPILib look for. A rotation that is not finite is refused (the pose
+        kept, the ``Swerve commands`` Alert naming ``reset_rotation()``)."""
+        self._checked_reset("reset_rotation()", Pose2d(self._pose.translation(), rotation))
+
+    def sample_pose_at(self, timestamp: float) -> Pose2d | None:
+        """The estimated pose at ``timestamp`` (FPGA seconds, the time base of
+        :meth:`add_vision_measurement`): e.g. the heading at a camera frame's timestamp, for a
+        vision pipeline that needs it (phoenix6's ``sample_pose_at``, WPILib's ``sampleAt``).
+
+        Each :meth:`periodic` keeps its pose at its loop's time; between two loops the pose is
+        interpolated. Vision measurements correct the history as WPILib defines it: a pose from
+        a measurement's timestamp on is moved by that measurement's correction, an earlier one
+        is not. None, never an exception, for a timestamp the history does not hold: before
+        the last pose reset (``reset_pose``, ``zero_heading``, ``reset_translation``,
+        ``reset_rotation``; the poses before it were in another frame) or the drive's creation,
+        more than 1.5 s before the latest loop (WPILib keeps 1.5 s), more than 0.1 s ahead of
+        the robot's clock, or not a finite number. A time after the latest loop, up to 0.1 s
+        ahead of the clock, gives the latest estimate."""
+        start = self._reset_time
+        newest = max(self._last_time, start)
+        if not holds(timestamp, start=start, newest=newest, now=wpilib.Timer.getFPGATimestamp()):
+            return None
+        sample: Pose2d | None = self.estimator.sampleAt(float(timestamp))
+        return sample
 
     def get_heading(self) -> Rotation2d:
         """The pose estimator's heading."""
