@@ -62,6 +62,14 @@ class ImuSim(ABC):
         """Simulate a disconnected IMU (not every IMU supports this)."""
         raise NotImplementedError(f"{type(self).__name__} cannot simulate a disconnect")
 
+    def set_tilt(self, pitch_deg: float, roll_deg: float) -> None:
+        """Tilt the bare device: ``pitch_deg`` and ``roll_deg`` in WPILib's convention (pitch
+        positive with the device's front down, roll positive with its left side up), written as
+        the device itself would report them, so the adapter's conversion reads them back. A gyro
+        that measures one axis has nothing to show and ignores it; a device whose simulator
+        cannot be told raises NotImplementedError (this default)."""
+        raise NotImplementedError(f"{type(self).__name__} cannot simulate a tilt")
+
     def report_at_once(self) -> None:  # noqa: B027 - optional hook
         """Make the yaw just written what the IMU reports from now on, for a device that takes a
         written value in only on its own next update (a new simulator starts with it: an IMU kept

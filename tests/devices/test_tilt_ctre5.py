@@ -2,7 +2,8 @@
 
 The phoenix5 simulator cannot set a Pigeon's pitch or roll (its sim collection has only the
 heading), so the conversion is checked with a stand-in for the vendor object; the real simulator
-shows that a Pigeon answering reads level (0, 0) and that one whose frames go stale gives None.
+shows that a Pigeon answering reads level (0, 0) and that one whose frames go stale gives None. Its
+sim hook refuses a tilt (NotImplementedError, which ``SwerveSim.set_tilt`` passes on).
 
 This file runs in the ctre5 group's process after test_ctre5.py, whose Pigeons count CAN ids up
 from 1: these use ids from 60 down.
@@ -101,3 +102,10 @@ def test_simulated_pigeon_reads_level_then_none_when_its_frames_go_stale() -> No
         imu.pigeon.setStatusFramePeriod(
             PigeonIMU_StatusFrame.PigeonIMU_CondStatus_9_SixDeg_YPR, 10, 50
         )
+
+
+def test_the_sim_hook_refuses_a_tilt_and_the_pigeon_stays_level() -> None:
+    imu = pigeon(False)
+    with pytest.raises(NotImplementedError, match="cannot tilt a Pigeon IMU"):
+        imu.sim.set_tilt(5.0, -3.0)
+    assert until(lambda: imu.get_pitch_roll_degrees() == (0.0, 0.0)), imu.get_pitch_roll_degrees()

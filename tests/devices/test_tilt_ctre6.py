@@ -2,7 +2,8 @@
 
 The sim state's ``set_pitch`` / ``set_roll`` write the Pigeon's own Euler angles, which CTRE defines
 as WPILib's (pitch positive nose down, roll positive left side up), so the adapter passes them on
-unchanged, whatever ``invertedIMU`` says. A Pigeon that stops answering gives None.
+unchanged, whatever ``invertedIMU`` says; the sim hook's ``set_tilt`` (what ``SwerveSim.set_tilt``
+calls) writes them the same way. A Pigeon that stops answering gives None.
 
 This file runs in the ctre6 group's process after test_ctre6.py, whose Pigeon 2.0s use CAN ids 56
 to 62: these use ids from 30 down (a destroyed simulated device stays destroyed in the process).
@@ -71,3 +72,15 @@ def test_pigeon2_not_answering_gives_none() -> None:
     assert until(lambda: reads(imu, 5.0, 6.0))
     imu.sim.set_connected(False)  # destroys the simulated device: its frames stop
     assert until(lambda: imu.get_pitch_roll_degrees() is None)
+
+
+def test_pigeon2_sim_hook_tilts_it_as_the_adapter_reads_it() -> None:
+    right, flipped = pigeon(False), pigeon(True)
+    for imu in (right, flipped):
+        imu.sim.set_tilt(9.0, -4.5)  # the front down 9°, the left side down 4.5°
+    assert until(lambda: reads(right, 9.0, -4.5) and reads(flipped, 9.0, -4.5)), (
+        right.get_pitch_roll_degrees(),
+        flipped.get_pitch_roll_degrees(),
+    )
+    right.sim.set_tilt(-20.0, 170.0)
+    assert until(lambda: reads(right, -20.0, 170.0)), right.get_pitch_roll_degrees()

@@ -3,8 +3,9 @@
 Each check writes the bare device's pitch and roll in the device's own convention (the navX's
 SimDevice values, the ADIS sims' X/Y gyro angles) and expects ``get_pitch_roll_degrees()`` in
 WPILib's NWU convention: pitch positive with the front down, roll positive with the left side up,
-whatever ``invertedIMU`` says. Single-axis gyros, closed or unplugged devices and NaN readings
-give None. The navX types run in a child process, as in test_navx_wpilib.py (one navX a process).
+whatever ``invertedIMU`` says. Each sim hook's ``set_tilt`` (what ``SwerveSim.set_tilt`` calls)
+takes WPILib's pitch and roll and writes them in the device's convention, so the adapter reads
+them back. Single-axis gyros, closed or unplugged devices and NaN readings give None. The navX types run in a child process, as in test_navx_wpilib.py (one navX a process).
 """
 
 from __future__ import annotations
@@ -95,10 +96,29 @@ def test_adis_nan_unplugged_or_closed_gives_none(type_name: str) -> None:
     assert right.get_pitch_roll_degrees() is None  # closed
 
 
+@pytest.mark.parametrize("type_name", ["adis16448", "adis16470"])
+def test_adis_sim_hook_tilts_the_y_and_x_axes_as_the_adapter_reads_them(type_name: str) -> None:
+    right, flipped = build_gyro_pair(type_name)
+    try:
+        right.sim.set_tilt(7.5, -4.0)  # the front down 7.5°, the left side down 4°
+        axis = type(right._device).IMUAxis if type_name == "adis16470" else None
+        if axis is None:
+            assert (right._device.getGyroAngleY(), right._device.getGyroAngleX()) == (7.5, -4.0)
+        else:
+            assert (right._device.getAngle(axis.kY), right._device.getAngle(axis.kX)) == (7.5, -4.0)
+        assert right.get_pitch_roll_degrees() == pytest.approx((7.5, -4.0))
+        assert flipped.get_pitch_roll_degrees() == pytest.approx((7.5, -4.0))
+        right.sim.set_tilt(0.0, 0.0)
+        assert right.get_pitch_roll_degrees() == pytest.approx((0.0, 0.0))
+    finally:
+        close_all(right, flipped)
+
+
 @pytest.mark.parametrize(("type_name", "device_id"), [("adxrs450", 0), ("analog", 1)])
 def test_single_axis_gyros_have_no_pitch_or_roll(type_name: str, device_id: int) -> None:
     right, flipped = build_gyro_pair(type_name, device_id)
     try:
+        right.sim.set_tilt(15.0, -5.0)  # nothing to see: ignored
         right.sim.set_raw_yaw(10.0, 0.0)
         assert right.get_raw_yaw_degrees() == pytest.approx(10.0)
         assert right.get_pitch_roll_degrees() is None
@@ -154,6 +174,10 @@ _NAVX_SCRIPT = textwrap.dedent(
         connected.set(True)
         simulation.stepTiming(0.1)
         out["reconnected"] = right.get_pitch_roll_degrees()
+    right.sim.set_tilt(12.0, -7.0)  # WPILib's: the front down 12°, the left side down 7°
+    simulation.stepTiming(0.02)
+    out["sim_tilt"] = [right.get_pitch_roll_degrees(), flipped.get_pitch_roll_degrees()]
+    out["sim_tilt_raw"] = [pitch.get(), roll.get()]  # as the device reports them
     print("RESULT " + json.dumps(out), flush=True)
     """
 )
@@ -195,6 +219,9 @@ def test_navx_pitch_and_roll_are_negated_into_nwu(navx_tilt: dict[str, dict[str,
     assert result["back"] == [pytest.approx([-2.0, -3.0])] * 2
     assert result["disconnected"] is None
     assert result["reconnected"] == pytest.approx([-2.0, -3.0])
+    # the sim hook writes WPILib's tilt in the navX's convention: both negated
+    assert result["sim_tilt_raw"] == pytest.approx([-12.0, 7.0])
+    assert result["sim_tilt"] == [pytest.approx([12.0, -7.0])] * 2
 
 
 def test_navx3_pitch_and_roll_as_reported(navx_tilt: dict[str, dict[str, Any]]) -> None:
@@ -207,3 +234,6 @@ def test_navx3_pitch_and_roll_as_reported(navx_tilt: dict[str, dict[str, Any]]) 
     assert result["error_flag"] == [None, None]
     assert result["back"] == [pytest.approx([2.0, 3.0])] * 2
     assert "disconnected" not in result  # the simulated navX3 has no connection value
+    # the sim hook writes the tilt as the adapter reads it (the navX3's taken as WPILib's)
+    assert result["sim_tilt_raw"] == pytest.approx([12.0, -7.0])
+    assert result["sim_tilt"] == [pytest.approx([12.0, -7.0])] * 2

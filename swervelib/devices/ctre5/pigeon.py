@@ -9,8 +9,10 @@ is the z axis of ``getRawGyro()`` in degrees per second. ``ImuSettings.inverted`
 
 Pitch and roll (on demand) are ``getYawPitchRoll()``'s, as the Pigeon reports them, taken to follow
 the convention CTRE documents for the Pigeon 2.0 (X forward, Y left, Z up; pitch positive nose down,
-roll positive left side up: WPILib's NWU). We found no statement of the original Pigeon's own signs:
-check them on the robot (docs/device-types.md says how). The phoenix5 simulator cannot set them.
+roll positive left side up: WPILib's NWU). We found no statement of the original Pigeon's own signs
+(CTRE's API gives only their ranges, ±90°; docs/device-types.md lists what we looked at): check them
+on the robot (docs/device-types.md says how). The phoenix5 simulator cannot set them: the sim
+hook's ``set_tilt`` raises NotImplementedError, and a simulated Pigeon reads level.
 
 Simulation: the Pigeon sim collection integrates the *changes* of its raw heading input, and it
 takes the very first input as the reference; the hook therefore primes it with 0 so the yaw then
@@ -220,3 +222,9 @@ class PigeonSim(ImuSim):
     def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
         self._collection.setRawHeading(degrees)
         self._imu._sim_rate = rate_dps
+
+    def set_tilt(self, pitch_deg: float, roll_deg: float) -> None:
+        raise NotImplementedError(
+            "the phoenix5 simulator cannot tilt a Pigeon IMU (its sim collection has only the "
+            "heading): a simulated Pigeon IMU always reads level"
+        )

@@ -8,6 +8,7 @@ Pitch and roll (on demand) are the Pigeon's own ``get_pitch()`` / ``get_roll()``
 Pigeon 2.0 user's guide (Orientation Convention) defines X forward, Y left, Z up, yaw about Z, then
 pitch about the new Y ("pitching nose down is positive"), then roll about the new X, which are
 WPILib's extrinsic roll, pitch, yaw (``Rotation3d``). Their signals are refreshed only when asked.
+The simulation hook's ``set_tilt`` writes them through the sim state's ``set_pitch`` / ``set_roll``.
 """
 
 from __future__ import annotations
@@ -42,6 +43,12 @@ class Pigeon2Sim(SimDisconnect, ImuSim):
         state = self._state
         state.set_raw_yaw(degrees)
         state.set_angular_velocity_z(rate_dps)
+
+    def set_tilt(self, pitch_deg: float, roll_deg: float) -> None:
+        """The Pigeon's own pitch and roll, which are WPILib's (see the module docstring)."""
+        state = self._state
+        state.set_pitch(pitch_deg)
+        state.set_roll(roll_deg)
 
 
 class Pigeon2Imu(SignalDevice, UsableFlag, Imu):

@@ -27,6 +27,7 @@ Simulation: the device registers the SimDevice ``navX-Sensor[<getPort()>]`` (4 f
 I2C and for MXP UART, 2 for USB 1). ``Yaw`` is written in the device's clockwise frame, wrapped to
 [-180, 180) like the real sensor's output; the navX simulation derives ``getRate()`` from successive
 yaws (its ``Rate`` value is written too, for completeness, but the library does not read it).
+``set_tilt`` writes ``Pitch`` and ``Roll`` negated, in the navX's own convention.
 """
 
 from __future__ import annotations
@@ -221,6 +222,8 @@ class _NavXSim(ImuSim):
         device = SimDeviceSim(f"navX-Sensor[{port}]")
         self._yaw = device.getDouble("Yaw")
         self._rate = device.getDouble("Rate")
+        self._pitch = device.getDouble("Pitch")
+        self._roll = device.getDouble("Roll")
         self._connected = device.getBoolean("Connected")
         self.held_yaw: float | None = None  # see report_at_once
 
@@ -254,6 +257,12 @@ class _NavXSim(ImuSim):
             self.held_yaw = None  # taken in: the device reports it itself from now on
             return angle
         return angle + step
+
+    def set_tilt(self, pitch_deg: float, roll_deg: float) -> None:
+        """In the navX's convention (pitch positive front up, roll positive left side down: the
+        adapter negates both); the library takes them in on its next update, as the yaw."""
+        self._pitch.set(-pitch_deg)
+        self._roll.set(-roll_deg)
 
     def set_connected(self, connected: bool) -> None:
         self._connected.set(connected)

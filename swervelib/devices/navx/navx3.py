@@ -21,7 +21,8 @@ for the life of the process (as for the other navX types).
 Simulation: the device registers the SimDevice ``NavX3[<id>]``; the hook writes its ``Yaw``
 (wrapped to [-180, 180), counter-clockwise positive) and ``Angle`` (continuous). The simulated
 navX3 has no angular-velocity or connection value, so the simulated rate reads 0 and a
-disconnect cannot be simulated.
+disconnect cannot be simulated. ``set_tilt`` writes its ``Pitch`` and ``Roll`` as the adapter reads
+them (the simulated navX3 passes them through unchanged, so it cannot tell the real signs).
 """
 
 from __future__ import annotations
@@ -139,6 +140,8 @@ class NavX3Sim(ImuSim):
         device = SimDeviceSim(f"NavX3[{device_id}]")
         self._yaw = device.getDouble("Yaw")
         self._angle = device.getDouble("Angle")
+        self._pitch = device.getDouble("Pitch")
+        self._roll = device.getDouble("Roll")
 
     def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
         if math.isfinite(degrees):
@@ -146,3 +149,9 @@ class NavX3Sim(ImuSim):
         else:
             self._yaw.set(degrees)
         self._angle.set(degrees)
+
+    def set_tilt(self, pitch_deg: float, roll_deg: float) -> None:
+        """As the adapter reads them: the navX3's pitch and roll taken as WPILib's (assumed, see
+        the module docstring)."""
+        self._pitch.set(pitch_deg)
+        self._roll.set(roll_deg)

@@ -15,7 +15,8 @@ axis (roll), counter-clockwise positive as WPILib documents every ADIS axis, so 
 and roll when the chip's X axis points to the robot's front and Z up (the ADIS16470 class's own
 default pitch and roll axes are these: ``getPitchAxis()`` is kY, ``getRollAxis()`` kX). They are
 integrated gyro angles, zero where the IMU was at calibration, and drift as the yaw does; they are
-not referenced to gravity. The ADXRS450 and the analog gyro measure one axis: None.
+not referenced to gravity. The ADXRS450 and the analog gyro measure one axis: None. In simulation
+the ADIS sim hook's ``set_tilt`` writes the Y and X gyro angles; a single-axis gyro's ignores it.
 
 Devices sit on their default roboRIO ports (the configuration's ``id`` is ignored), except the
 analog gyro, which uses analog input ``id`` (0 or 1, checked by the configuration loader).
@@ -213,6 +214,11 @@ class _AdisSim(ImuSim):
         self._sim.setGyroAngleZ(degrees)
         self._sim.setGyroRateZ(rate_dps)
 
+    def set_tilt(self, pitch_deg: float, roll_deg: float) -> None:
+        """The integrated angles about the chip's Y (pitch) and X (roll) axes."""
+        self._sim.setGyroAngleY(pitch_deg)
+        self._sim.setGyroAngleX(roll_deg)
+
 
 class _ClockwiseGyroSim(ImuSim):
     """Sims of clockwise-positive gyros: the CCW physical yaw is written negated."""
@@ -224,6 +230,9 @@ class _ClockwiseGyroSim(ImuSim):
     def set_raw_yaw(self, degrees: float, rate_dps: float) -> None:
         self._sim.setAngle(-degrees)
         self._sim.setRate(-rate_dps)
+
+    def set_tilt(self, pitch_deg: float, roll_deg: float) -> None:
+        """Nothing: a single-axis gyro cannot see a tilt (its pitch and roll are None)."""
 
     def set_connected(self, connected: bool) -> None:
         if self._connected is None:
