@@ -14,6 +14,7 @@ runs on it; the steering gear is the truth's ``angle_gear_ratio``, else the conf
 
 from __future__ import annotations
 
+import contextlib
 import math
 import numbers
 from collections.abc import Mapping
@@ -61,6 +62,9 @@ BATTERY_OHMS = 0.02
 # angles, pose and wheel positions stay finite and precise. Larger amounts are refused.
 MAX_HAND_TURN_DEG = 3600.0  # ten turns
 MAX_HAND_ROLL_M = 10.0
+# The tilt set_tilt accepts: the range of each Euler angle (pitch ±90°, roll ±180°).
+MAX_PITCH_DEG = 90.0
+MAX_ROLL_DEG = 180.0
 
 
 @dataclass
@@ -254,6 +258,7 @@ class SwerveSim:
         self._pose = initial_pose or Pose2d()
         self._yaw_deg = initial_yaw_deg
         self._yaw_rate_dps = 0.0
+        self._tilt_deg = (0.0, 0.0)  # (pitch, roll): see set_tilt
         self._ideal_speeds = ChassisSpeeds()  # robot-relative, without traction
         self.chassis: Chassis | None = None
         self.battery = traction  # the battery sags under load in the traction model
@@ -274,6 +279,10 @@ class SwerveSim:
         drive.attach_simulation(self)
         self._write_sensors()
         self.drive.imu.sim.report_at_once()  # no earlier model's yaw on the first read
+        # The new robot stands level, whatever an earlier model tilted this IMU to (an IMU whose
+        # simulator cannot tilt always reads level).
+        with contextlib.suppress(NotImplementedError):
+            self.drive.imu.sim.set_tilt(0.0, 0.0)
         drive.resync_after_simulation_start()
 
     # -- read-outs -----------------------------------------------------------------------------------
@@ -286,6 +295,12 @@ class SwerveSim:
     def true_yaw_deg(self) -> float:
         """The robot's real heading, counter-clockwise positive, unwrapped."""
         return self._yaw_deg
+
+    @property
+    def true_tilt_deg(self) -> tuple[float, float]:
+        """The robot's real ``(pitch, roll)`` in degrees, as last given to :meth:`set_tilt`
+        (level, ``(0.0, 0.0)``, until then)."""
+        return self._tilt_deg
 
     @property
     def true_module_angles(self) -> dict[str, Rotation2d]:
@@ -593,6 +608,44 @@ class SwerveSim:
         if self.chassis is not None:
             self.chassis.heading += math.radians(amount)
         self._write_sensors()
+
+    def set_tilt(self, pitch_deg: float, roll_deg: float) -> None:
+        """Tilt the robot, as a ramp or a bump would: ``pitch_deg`` positive with the front down,
+        ``roll_deg`` positive with the left side up (WPILib's ``Rotation3d``), held until set
+        again. The IMU's simulator is told what the real IMU would report (each vendor's own
+        convention), so ``drive.get_pitch()``, ``get_roll()``, ``get_rotation3d()`` and the code
+        acting on them (slowing down when tipping) can be tried; they show it from the IMU's next
+        update (a navX's: within a loop). Nothing else follows from it: the robot still drives
+        as on a level floor (no weight transfer, no tipping over), and ``imu_reversed`` (the
+        yaw's) does not change it.
+
+        Each angle a finite number of degrees, pitch within ±90, roll within ±180 (the Euler
+        angles' ranges), else ValueError (TypeError for a non-number or a bool). A single-axis
+        gyro cannot see a tilt (the drive's pitch and roll stay None); an IMU whose simulator
+        cannot be tilted (the phoenix5 Pigeon IMU) raises NotImplementedError, and nothing
+        changes."""
+        pitch = _tilt_angle(pitch_deg, MAX_PITCH_DEG, "a pitch")
+        roll = _tilt_angle(roll_deg, MAX_ROLL_DEG, "a roll")
+        self.drive.imu.sim.set_tilt(pitch, roll)
+        self._tilt_deg = (pitch, roll)
+
+
+def _tilt_angle(value: object, limit: float, what: str) -> float:
+    """``value`` as a float when it is a real number of degrees (not a bool), finite and within
+    ±``limit``; else TypeError or ValueError with a short, printable message."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(
+            f"{what} must be a number of degrees, not {printable(type(value).__name__, 60)}"
+        )
+    try:
+        amount = float(value)
+    except (OverflowError, ValueError):  # e.g. an integer too large for a float
+        amount = math.inf
+    if not (math.isfinite(amount) and abs(amount) <= limit):
+        raise ValueError(
+            f"{what} must be a finite number of degrees within ±{limit:g}°, not {amount:.6g}"
+        )
+    return amount
 
 
 def _truth_publishers(drive: SwerveDrive) -> tuple[Any, Any]:
