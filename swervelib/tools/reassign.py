@@ -38,37 +38,79 @@ Move = tuple[str, str]
 """``(source, destination)``: the hardware in ``source``'s file goes to ``destination``'s."""
 
 
-def _split(text: str, modules: Sequence[str] | None) -> Move | None:
-    """``text`` split at its one ``=`` with a name on each side; with several such ``=`` (a
-    module name may hold one), at the one that leaves a module of ``modules`` on each side;
-    None when no split, or more than one, fits."""
-    splits = [
-        (text[:index].strip(), text[index + 1 :].strip())
+def _splits(text: str) -> list[Move]:
+    """``text`` split at each of its ``=`` that has something besides spaces on both sides (a
+    module name may hold ``=``), the sides as written."""
+    return [
+        (text[:index], text[index + 1 :])
         for index, char in enumerate(text)
-        if char == "="
+        if char == "=" and text[:index].strip() and text[index + 1 :].strip()
     ]
-    splits = [(source, destination) for source, destination in splits if source and destination]
-    if len(splits) > 1 and modules is not None:
-        splits = [
-            (source, destination)
-            for source, destination in splits
-            if _module_name(source, modules) is not None
-            and _module_name(destination, modules) is not None
-        ]
-    return splits[0] if len(splits) == 1 else None
+
+
+def _shown(name: str) -> str:
+    """A module name for a message: as it is, or quoted when spaces around it (or a comma or
+    quote in it) would not show."""
+    if name and name == name.strip() and not any(c in name for c in ",'\"\\"):
+        return printable(name)
+    return printable(repr(name))
+
+
+def _read_move(text: str, modules: Sequence[str] | None) -> Move | str:
+    """The move ``text`` says, or why it is not one. Without ``modules``: split at its one
+    ``=``, spaces around each side dropped. With them: split where each side names a module (a
+    text with several ``=``, one of them in a name, is split where both sides are modules), each
+    side the module it names (:func:`module_candidates`); a side that names no module, or
+    several, is kept as written for :func:`plan_moves` to explain."""
+    splits = _splits(text)
+    if modules is None:
+        if len(splits) != 1:
+            return printable(repr(text))
+        source, destination = splits[0]
+        return source.strip(), destination.strip()
+    readings = [
+        (
+            source,
+            destination,
+            module_candidates(source, modules),
+            module_candidates(destination, modules),
+        )
+        for source, destination in splits
+    ]
+    fitting = [r for r in readings if r[2] and r[3]]
+    if len(fitting) > 1:
+        ways = ", or ".join(
+            f"{' or '.join(map(_shown, s))}'s devices to {' or '.join(map(_shown, d))}"
+            for _, _, s, d in fitting
+        )
+        return (
+            f"{printable(repr(text))} (it reads as {ways}: name the modules as files, e.g. "
+            "SOURCE.json=DEST.json, to say which)"
+        )
+    if len(fitting) == 1:
+        source, destination, sources, destinations = fitting[0]
+    elif len(splits) == 1:
+        (source, destination), sources, destinations = splits[0], [], []
+    else:
+        return printable(repr(text))
+    return (
+        sources[0] if len(sources) == 1 else source,
+        destinations[0] if len(destinations) == 1 else destination,
+    )
 
 
 def parse_moves(texts: Iterable[str], modules: Sequence[str] | None = None) -> list[Move]:
     """Each ``"SOURCE=DEST"`` as a pair of names; :class:`EditError` naming every text that is
-    not one. A text with several ``=`` is split where both sides name one of ``modules`` (the
-    module names: ``fl=1=fr=2`` is ``fl=1``'s hardware to ``fr=2``), refused if that is not one
-    place."""
+    not one. With the module names ``modules``, each side is read as the module it names (exactly
+    as written, else ignoring spaces around it: :func:`module_candidates`), and a text with
+    several ``=`` is split where both sides name modules (``fl=1=fr=2`` is ``fl=1``'s hardware to
+    ``fr=2``), refused if that is not one place."""
     moves: list[Move] = []
     bad: list[str] = []
     for text in texts:
-        move = _split(text, modules)
-        if move is None:
-            bad.append(printable(repr(text)))
+        move = _read_move(text, modules)
+        if isinstance(move, str):
+            bad.append(move)
         else:
             moves.append(move)
     if bad:
@@ -83,11 +125,21 @@ def _stem(file: str) -> str:
     return PurePosixPath(file).stem
 
 
-def _module_name(name: str, modules: Sequence[str]) -> str | None:
-    """``name`` as one of ``modules`` (the file stems): ``frontleft``, ``frontleft.json`` and
-    ``modules/frontleft.json`` all name the same module; None when it names none."""
-    stem = name.replace("\\", "/").removeprefix(f"{MODULES_DIR}/").removesuffix(".json")
-    return stem if stem in modules else None
+def _file_stem(name: str) -> str:
+    return name.replace("\\", "/").removeprefix(f"{MODULES_DIR}/").removesuffix(".json")
+
+
+def module_candidates(name: str, modules: Sequence[str]) -> list[str]:
+    """The modules of ``modules`` (the file stems) that ``name`` may mean: ``frontleft``,
+    ``frontleft.json`` and ``modules/frontleft.json`` all name the same module. The module it
+    names exactly, if any; else every module it names once the spaces around both are ignored
+    (`` fl`` in swervedrive.json is named by ``fl``, and by `` fl`` exactly even when there is an
+    ``fl`` too); empty when it names none."""
+    stem = _file_stem(name)
+    if stem in modules:
+        return [stem]
+    loose = _file_stem(name.strip()).strip()
+    return [module for module in modules if module.strip() == loose]
 
 
 def _cycles(moves: dict[str, str], order: Sequence[str]) -> list[list[str]]:
@@ -115,28 +167,37 @@ def plan_moves(moves: Iterable[Move], modules: Sequence[str]) -> dict[str, str]:
     planned: dict[str, str] = {}
     problems: list[str] = []
     arrivals: dict[str, str] = {}
+    listed = ", ".join(_shown(n) for n in modules)
     for raw_source, raw_destination in moves:
-        source = _module_name(raw_source, modules)
-        destination = _module_name(raw_destination, modules)
-        if source is None or destination is None:
-            listed = ", ".join(printable(n) for n in modules)
-            problems.extend(
-                f"no module named {printable(repr(raw))} (swervedrive.json lists {listed})"
-                for raw, name in ((raw_source, source), (raw_destination, destination))
-                if name is None
-            )
+        named = [module_candidates(raw, modules) for raw in (raw_source, raw_destination)]
+        for raw, candidates in zip((raw_source, raw_destination), named, strict=True):
+            if not candidates:
+                problems.append(
+                    f"no module named {printable(repr(raw))} (swervedrive.json lists {listed})"
+                )
+            elif len(candidates) > 1:
+                problems.append(
+                    f"{printable(repr(raw))} could be any of {', '.join(map(_shown, candidates))} "
+                    "(names that differ only in the spaces around them): write the name exactly "
+                    "as swervedrive.json lists it, quoted for the shell"
+                )
+        if any(len(candidates) != 1 for candidates in named):
             continue
+        source, destination = named[0][0], named[1][0]
+        shown_source, shown_destination = _shown(source), _shown(destination)
         if source == destination:
-            problems.append(f"{source}={destination} moves nothing")
+            problems.append(f"{shown_source}={shown_destination} moves nothing")
             continue
         if source in planned:
             problems.append(
-                f"{source}'s hardware is sent to both {planned[source]} and {destination}"
+                f"{shown_source}'s hardware is sent to both {_shown(planned[source])} and "
+                f"{shown_destination}"
             )
             continue
         if destination in arrivals:
             problems.append(
-                f"{destination} is given the hardware of both {arrivals[destination]} and {source}"
+                f"{shown_destination} is given the hardware of both "
+                f"{_shown(arrivals[destination])} and {shown_source}"
             )
             continue
         planned[source] = destination
@@ -149,10 +210,11 @@ def plan_moves(moves: Iterable[Move], modules: Sequence[str]) -> dict[str, str]:
             while chain[-1] in planned:
                 chain.append(planned[chain[-1]])
             end = chain[-1]
-            given = " ".join(f"{a}={b}" for a, b in pairwise(chain))
+            given = " ".join(f"{_shown(a)}={_shown(b)}" for a, b in pairwise(chain))
+            first, last = _shown(start), _shown(end)
             problems.append(
-                f"{given} leaves {start}'s corner without hardware and sends {end}'s nowhere: "
-                f"add {end}={start} if {end}'s devices are at {start}'s corner"
+                f"{given} leaves {first}'s corner without hardware and sends {last}'s nowhere: "
+                f"add {last}={first} if {last}'s devices are at {first}'s corner"
             )
     if problems:
         raise EditError("cannot reassign:\n" + "\n".join(f"  {p}" for p in problems))
@@ -175,7 +237,7 @@ def describe_rings(rings: Sequence[Sequence[str]]) -> str:
     """``frontleft↔frontright`` for a swap, ``a→b→c→a`` for a longer ring."""
     parts = []
     for ring in rings:
-        names = [printable(name) for name in ring]
+        names = [_shown(name) for name in ring]
         if len(names) == 2:
             parts.append(f"{names[0]}↔{names[1]}")
         else:
