@@ -24,15 +24,16 @@ two files (the same text-for-text exchange as ``flip``), so the moves reversed
 from __future__ import annotations
 
 import os
-import shlex
 from collections.abc import Callable, Iterable, Sequence
 from itertools import pairwise
 from pathlib import PurePosixPath
+from typing import Literal
 
 from swervelib.text import printable
 from swervelib.tools.edit import ConfigEditor, EditError, EditResult, FaultHook
 from swervelib.tools.fieldpath import MODULES_DIR
 from swervelib.tools.flip import TRAVELLING_FIELDS
+from swervelib.tools.shell_words import cmd_word, posix_word, powershell_word, shared_windows_word
 
 Move = tuple[str, str]
 """``(source, destination)``: the hardware in ``source``'s file goes to ``destination``'s."""
@@ -282,8 +283,47 @@ def _reassign(
         return editor.commit(f"reassign ({describe_rings(rings)})")
 
 
-def swap_command(directory: str, a: str, b: str) -> str:
+Shell = Literal["posix", "cmd", "powershell"]
+_QUOTE: dict[Shell, Callable[[str], str]] = {
+    "posix": posix_word,
+    "cmd": cmd_word,
+    "powershell": powershell_word,
+}
+POSIX_PROGRAM = "python -m swervelib"
+WINDOWS_PROGRAM = "py -m swervelib"  # the launcher: `python` is often not on a Windows PATH
+
+
+def _swap_words(directory: str, a: str, b: str) -> list[str]:
+    """``reassign DIRECTORY a=b b=a`` as words, with ``--`` first when a word would otherwise
+    be read as an option (it starts with ``-``)."""
+    words = [directory, f"{a}={b}", f"{b}={a}"]
+    return ["reassign", *(["--"] if any(w.startswith("-") for w in words) else []), *words]
+
+
+def swap_command(directory: str, a: str, b: str, shell: Shell = "posix") -> str:
     """The command that exchanges two modules' hardware (what ``calibrate`` suggests), each word
-    quoted for a POSIX shell: module names may hold spaces or shell characters."""
-    moves = " ".join(shlex.quote(f"{source}={dest}") for source, dest in ((a, b), (b, a)))
-    return f"python -m swervelib reassign {shlex.quote(directory)} {moves}"
+    quoted for ``shell`` (:mod:`swervelib.tools.shell_words`): module names may hold spaces,
+    ``=`` or shell characters, and ``directory`` is given whole (never cut)."""
+    program = POSIX_PROGRAM if shell == "posix" else WINDOWS_PROGRAM
+    quote = _QUOTE[shell]
+    return " ".join([program, *(quote(word) for word in _swap_words(directory, a, b))])
+
+
+def on_windows() -> bool:
+    """Whether the person types commands on Windows (``cmd.exe`` or PowerShell)."""
+    return os.name == "nt"
+
+
+def swap_commands(directory: str, a: str, b: str) -> list[tuple[str, str]]:
+    """``(where, command)`` for each command to show: on Windows one command read alike by
+    ``cmd.exe`` and PowerShell when there is one (``where`` empty), else one for each
+    (``where`` ``cmd.exe`` and ``PowerShell``); elsewhere the POSIX shell's, ``where`` empty."""
+    if not on_windows():
+        return [("", swap_command(directory, a, b, "posix"))]
+    shared = [shared_windows_word(word) for word in _swap_words(directory, a, b)]
+    if all(word is not None for word in shared):
+        return [("", " ".join([WINDOWS_PROGRAM, *(w for w in shared if w is not None)]))]
+    return [
+        ("cmd.exe", swap_command(directory, a, b, "cmd")),
+        ("PowerShell", swap_command(directory, a, b, "powershell")),
+    ]

@@ -1,4 +1,5 @@
-"""reassign's module names: names with spaces around them, and texts that split two ways."""
+"""reassign's module names, and the swap command quoted for each shell: module names with spaces
+around them, and ``cmd.exe`` and PowerShell on Windows."""
 
 from __future__ import annotations
 
@@ -6,13 +7,19 @@ import shlex
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from swervelib.cli.main import main
 from swervelib.config import load_directory
+from swervelib.tools import reassign
 from swervelib.tools.edit import EditError
-from swervelib.tools.reassign import parse_moves, reassign_texts, swap_command
+from swervelib.tools.reassign import parse_moves, reassign_texts, swap_command, swap_commands
 from tests.tools import copy_config, snapshot
 from tests.tools.test_reassign import _rename_modules
+from tests.tools.windows_shells import ShellError, cmd_argv, powershell_words
+
+NAMES = ("frontleft", "frontright", "backleft", "backright")
 
 
 # -- 1. module names with spaces around them ------------------------------------------------------
@@ -75,3 +82,86 @@ def test_a_text_that_splits_two_ways_is_refused_with_the_readings_and_a_way_out(
         ("a", "b=c"),
         ("a=b", "c"),
     ]
+
+
+# -- 2. Windows: cmd.exe and PowerShell ------------------------------------------------------------
+WORD = st.text(
+    st.sampled_from([*"aZ9 _-.=%\"'^&|<>()!$`,;@~\\/:é", "\u2019", "\u201c"]),
+    min_size=1,
+    max_size=12,
+)
+
+
+def _expected(directory: str, a: str, b: str) -> list[str]:
+    words = [directory, f"{a}={b}", f"{b}={a}"]
+    dashes = ["--"] if any(w.startswith("-") for w in words) else []
+    return ["py", "-m", "swervelib", "reassign", *dashes, *words]
+
+
+@settings(max_examples=400)
+@given(WORD, WORD, WORD)
+def test_the_cmd_command_gives_python_the_words_whatever_the_names(
+    directory: str, a: str, b: str
+) -> None:
+    """Typed at cmd.exe's prompt (every %NAME% that could be a variable taken as one), then split
+    by the C runtime, the cmd.exe command gives exactly the directory and the two moves:
+    quotes, %, ^, &, |, <, >, trailing backslashes and spaces included."""
+    command = swap_command(directory, a, b, "cmd")
+    assert cmd_argv(command) == _expected(directory, a, b), command
+    assert powershell_words(swap_command(directory, a, b, "powershell")) == _expected(
+        directory, a, b
+    )
+
+
+@settings(max_examples=300)
+@given(WORD, WORD, WORD)
+def test_on_windows_one_command_serves_both_shells_or_each_gets_its_own(
+    directory: str, a: str, b: str
+) -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reassign, "on_windows", lambda: True)
+        commands = swap_commands(directory, a, b)
+    expected = _expected(directory, a, b)
+    if len(commands) == 1:
+        ((where, command),) = commands
+        assert where == ""
+        assert cmd_argv(command) == expected and powershell_words(command) == expected
+    else:
+        (cmd_where, cmd), (ps_where, ps) = commands
+        assert (cmd_where, ps_where) == ("cmd.exe", "PowerShell")
+        assert cmd_argv(cmd) == expected and powershell_words(ps) == expected
+
+
+def test_the_usual_windows_command_is_one_plain_line() -> None:
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(reassign, "on_windows", lambda: True)
+        assert swap_commands(r"C:\team\my robot\deploy\swerve", "front right", "frontleft") == [
+            (
+                "",
+                r'py -m swervelib reassign "C:\team\my robot\deploy\swerve" '
+                '"front right=frontleft" "frontleft=front right"',
+            )
+        ]
+    assert swap_commands("deploy/swerve", "frontright", "frontleft") == [
+        ("", "python -m swervelib reassign deploy/swerve frontright=frontleft frontleft=frontright")
+    ]
+
+
+def test_the_posix_command_would_not_survive_cmd() -> None:
+    """Why Windows needs its own form: cmd.exe does not know single quotes (the old command)."""
+    with pytest.raises(ShellError):
+        cmd_argv(swap_command("deploy/swerve", "front & right", "frontleft"))
+    assert cmd_argv(swap_command("my robot", "a", "b")) != _expected("my robot", "a", "b")
+
+
+def test_a_module_name_starting_with_a_dash_is_not_read_as_an_option(tmp_path: Path) -> None:
+    """``-fl=frontright`` alone would be an unknown option to the command line: the printed
+    command puts ``--`` before the words."""
+    directory = copy_config(tmp_path)
+    _rename_modules(directory, {"frontleft": "-fl"})
+    before = load_directory(directory)
+    command = swap_command(str(directory), "frontright", "-fl")
+    assert main(shlex.split(command)[3:]) == 0
+    assert load_directory(directory).module("-fl").drive == before.module("frontright").drive
+    assert main(cmd_argv(swap_command(str(directory), "frontright", "-fl", "cmd"))[3:]) == 0
+    assert load_directory(directory) == before
