@@ -10,7 +10,10 @@ Everything it prints that may hold text from the robot (module names, values, th
 from them) goes through :func:`swervelib.text.printable` line by line, with a length limit, so a
 broken or hostile robot can neither flood the terminal nor send it escape sequences. Prose is
 wrapped to the terminal's width without splitting words (:mod:`swervelib.cli.terminal`), and the
-live-readings line is cut to fit in one terminal line.
+live-readings line is cut to fit in one terminal line. A command to paste (an observation's
+``commands``, such as the swap command) is escaped but printed whole on a line of its own, never
+wrapped or cut: it holds the directory given and module names of the configuration (which the
+robot's must match), so its length is bounded by what the person gave.
 """
 
 from __future__ import annotations
@@ -132,6 +135,15 @@ def _indent(text: str) -> str:
     return fill(_safe(text), width(), indent="  ")
 
 
+def _explain(text: str, commands: tuple[str, ...]) -> str:
+    """:func:`_indent` of ``text``, except its lines that are one of ``commands``: those are
+    escaped only, indented further and never wrapped or cut, so that they paste as printed."""
+    return "\n".join(
+        "    " + printable(line, None) if line in commands else _indent(line)
+        for line in text.split("\n")
+    )
+
+
 class _Quit(Exception):
     pass
 
@@ -219,7 +231,7 @@ def _session(
             print(_indent(session.skip(step).explanation), file=out)
             continue
         observation = session.finish(step)
-        print(_indent(observation.explanation), file=out)
+        print(_explain(observation.explanation, observation.commands), file=out)
     print("", file=out)
     _say(session.summary(), out)
     if not session.changes():

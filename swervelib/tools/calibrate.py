@@ -105,6 +105,7 @@ from __future__ import annotations
 import enum
 import json
 import math
+import os
 import threading
 import time
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -115,8 +116,7 @@ from typing import TYPE_CHECKING
 
 from swervelib.config import SwerveConfig, load_directory
 from swervelib.config.catalog import Bus
-from swervelib.text import shown_path
-from swervelib.tools.reassign import swap_command
+from swervelib.tools.reassign import swap_commands
 from swervelib.tools.resolution import resolution_deg
 from swervelib.tools.telemetry_client import (
     MAX_MODULE_NAME_CHARS,
@@ -313,6 +313,9 @@ class Observation:
     movements: tuple[Movement, ...] = ()
     decisions: tuple[Decision, ...] = ()
     attempt: int = 1
+    commands: tuple[str, ...] = ()
+    """Lines of ``explanation`` that are commands to paste: a front end shows each whole, on a
+    line of its own (never wrapped or cut)."""
 
     @property
     def accepted(self) -> bool:
@@ -320,6 +323,14 @@ class Observation:
 
 
 # -- small helpers ---------------------------------------------------------------------------------
+def _swap_text(swaps: Sequence[tuple[str, str]]) -> str:
+    """What the swap command(s) below the prose are: one, or one per Windows shell."""
+    if len(swaps) == 1:
+        return "this command swaps them"
+    (first, _), (second, _) = swaps
+    return f"these commands swap them (the first in {first}, the second in {second})"
+
+
 def wrap_180(degrees: float) -> float:
     """``degrees`` in [−180°, 180°)."""
     return (degrees + 180.0) % 360.0 - 180.0
@@ -723,10 +734,21 @@ class CalibrationSession:
 
     # -- judging -----------------------------------------------------------------------------------
     def _refuse(
-        self, attempt: _Attempt, verdict: Verdict, text: str, movements: Iterable[Movement] = ()
+        self,
+        attempt: _Attempt,
+        verdict: Verdict,
+        text: str,
+        movements: Iterable[Movement] = (),
+        commands: tuple[str, ...] = (),
     ) -> Observation:
         return Observation(
-            attempt.step, verdict, f"{text} Do it again.", tuple(movements), (), attempt.number
+            attempt.step,
+            verdict,
+            f"{text} Do it again.",
+            tuple(movements),
+            (),
+            attempt.number,
+            commands,
         )
 
     def _judge(self, attempt: _Attempt) -> Observation:
@@ -795,7 +817,7 @@ class CalibrationSession:
             target = moves[main]
             if abs(target.change) < minimum:
                 here, there = step.module or "", other.signal.module or ""
-                swap = swap_command(shown_path(self.directory), there, here)
+                swaps = swap_commands(os.fspath(self.directory), there, here)
                 text = (
                     f"{step.module} did not move, but {other.signal.label} moved "
                     f"{_fmt(other.change, other.signal.unit, sign=True)}: either the wrong module "
@@ -803,9 +825,15 @@ class CalibrationSession:
                     f"corner. If you moved the module at {step.module}'s location, the devices "
                     f"there are the ones modules/{other.signal.module}.json names: quit (q) and "
                     "move each module's devices (with their flags and offset) to the file of the "
-                    f"corner they are at; if the two modules' devices are swapped: `{swap}` (see "
-                    "`reassign --help` for any other re-assignment). Then restart the robot code "
-                    "and calibrate again. If you moved another module:"
+                    "corner they are at; if the two modules' devices are swapped, "
+                    f"{_swap_text(swaps)} (see `reassign --help` for any other re-assignment):\n"
+                    + "\n".join(command for _, command in swaps)
+                    + "\nThen restart the robot code and calibrate again. If you moved another "
+                    "module:"
+                )
+                commands = tuple(command for _, command in swaps)
+                return self._refuse(
+                    attempt, Verdict.WRONG_MODULE, text, (*judged, *moved_others), commands
                 )
             else:
                 text = (

@@ -369,10 +369,11 @@ def test_ids_at_another_corner_are_told_how_to_fix(
     text = " ".join(obs.explanation.split())
     assert "the devices there are the ones modules/frontright.json names" in text
     assert "quit (q)" in text and "restart the robot code and calibrate again" in text
-    # the command that swaps the two files' devices, ready to paste (tests/calibrate/
-    # test_session_sim.py runs it on a simulated robot whose two modules' ids are swapped)
-    swap = f"`python -m swervelib reassign {config_dir} frontright=frontleft frontleft=frontright`"
-    assert swap in text
+    # the command that swaps the two files' devices, ready to paste, on a line of its own
+    # (tests/calibrate/test_session_sim.py runs it on a simulated robot whose two modules' ids are
+    # swapped; tests/tools/test_reassign_quoting.py checks names and directories of every kind)
+    swap = f"python -m swervelib reassign {config_dir} frontright=frontleft frontleft=frontright"
+    assert obs.commands == (swap,) and swap in obs.explanation.split("\n")
     assert text.endswith("If you moved another module: Do it again.")
 
 

@@ -18,7 +18,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 import shlex
 import shutil
 import subprocess
@@ -447,7 +446,7 @@ def test_swapped_module_ids_are_found_and_reassigned_by_the_command_calibrate_gi
     assert refused.verdict is Verdict.WRONG_MODULE, refused.explanation
     text = " ".join(refused.explanation.split())
     assert "the devices there are the ones modules/frontright.json names" in text
-    commands = re.findall(r"`(python -m swervelib reassign [^`]*)`", text)
+    commands = [line for line in refused.explanation.split("\n") if line in refused.commands]
     assert commands == [
         f"python -m swervelib reassign {directory} frontright=frontleft frontleft=frontright"
     ]

@@ -1,8 +1,9 @@
-"""reassign's module names, and the swap command quoted for each shell: module names with spaces
-around them, and ``cmd.exe`` and PowerShell on Windows."""
+"""reassign's names and the swap command calibrate prints: module names with spaces around them,
+``cmd.exe`` and PowerShell on Windows, and long directories (the last release's three gaps)."""
 
 from __future__ import annotations
 
+import io
 import shlex
 from pathlib import Path
 
@@ -10,11 +11,22 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from swervelib.cli.main import main
+from swervelib.cli import calibrate as calibrate_cli
+from swervelib.cli.main import build_parser, main
 from swervelib.config import load_directory
+from swervelib.text import PATH_LIMIT
 from swervelib.tools import reassign
+from swervelib.tools.calibrate import Observation, StepKind, Verdict
 from swervelib.tools.edit import EditError
 from swervelib.tools.reassign import parse_moves, reassign_texts, swap_command, swap_commands
+from swervelib.tools.telemetry_client import (
+    RAW_ABSOLUTE,
+    RAW_ANGLE,
+    RAW_DRIVE,
+    RAW_IMU_YAW,
+    MemoryTelemetry,
+)
+from tests.calibrate.test_decisions import REV_NAVX, TerminalPerson, advance_to, attempt, make
 from tests.tools import copy_config, snapshot
 from tests.tools.test_reassign import _rename_modules
 from tests.tools.windows_shells import ShellError, cmd_argv, powershell_words
@@ -165,3 +177,112 @@ def test_a_module_name_starting_with_a_dash_is_not_read_as_an_option(tmp_path: P
     assert load_directory(directory).module("-fl").drive == before.module("frontright").drive
     assert main(cmd_argv(swap_command(str(directory), "frontright", "-fl", "cmd"))[3:]) == 0
     assert load_directory(directory) == before
+
+
+def _robot(names: tuple[str, ...]) -> MemoryTelemetry:
+    source = MemoryTelemetry(names)
+    for i, name in enumerate(names):
+        source.set(name, RAW_ABSOLUTE, 100.0 + 50 * i)
+        source.set(name, RAW_ANGLE, 12.0)
+        source.set(name, RAW_DRIVE, 1.0)
+    source.set(None, RAW_IMU_YAW, 170.0)
+    return source
+
+
+def _wrong_corner(directory: Path, names: tuple[str, ...]) -> Observation:
+    """The refusal when the person turns the first module and the second one's readings move."""
+    robot = _robot(names)
+    session = make(directory, robot)
+    step = advance_to(session, StepKind.TURN_MODULE, names[0])
+
+    def turned() -> None:
+        robot.add(names[1], RAW_ANGLE, 90.0)
+        robot.add(names[1], RAW_ABSOLUTE, 90.0)
+
+    observation = attempt(session, step, turned)
+    assert observation.verdict is Verdict.WRONG_MODULE
+    return observation
+
+
+def test_on_windows_calibrate_prints_commands_that_run_in_cmd_and_in_powershell(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Module names Windows allows in file names, with cmd.exe's special characters and a
+    ``%PATH%``: calibrate's refusal gives a cmd.exe command and a PowerShell command, each on a
+    line of its own; the first, typed at cmd.exe, swaps the devices; the second swaps them back
+    (before: one command quoted for POSIX shells, which cmd.exe splits and expands)."""
+    monkeypatch.setattr(reassign, "on_windows", lambda: True)
+    directory = copy_config(tmp_path, REV_NAVX, "my robot")
+    renamed = {"frontleft": "front left 100%PATH%", "frontright": "right & ^1 'b'"}
+    _rename_modules(directory, renamed)
+    names = (renamed["frontleft"], renamed["frontright"], "backleft", "backright")
+    before, files = load_directory(directory), snapshot(directory)
+    observation = _wrong_corner(directory, names)
+    cmd, powershell = observation.commands
+    lines = observation.explanation.split("\n")
+    assert cmd in lines and powershell in lines
+    assert "these commands swap them (the first in cmd.exe, the second in PowerShell)" in (
+        " ".join(observation.explanation.split())
+    )
+    assert main(cmd_argv(cmd)[3:]) == 0
+    after = load_directory(directory)
+    assert after.module(names[0]).drive == before.module(names[1]).drive
+    assert after.module(names[1]).drive == before.module(names[0]).drive
+    assert main(powershell_words(powershell)[3:]) == 0
+    assert snapshot(directory) == files
+
+
+# -- 3. long directories -------------------------------------------------------------------------
+def _deep_directory(tmp_path: Path) -> Path:
+    parent = tmp_path / ("d" * 120) / ("e" * 120) / ("f" * 100)
+    parent.mkdir(parents=True)
+    directory = copy_config(parent, REV_NAVX, "swerve")
+    assert len(str(directory)) > PATH_LIMIT + 10
+    return directory
+
+
+def test_the_swap_command_holds_a_long_directory_whole(tmp_path: Path) -> None:
+    """A directory of more than 300 characters: the command calibrate gives runs as given (before,
+    it held the directory cut, with "… (N more characters)", and named no directory there is)."""
+    directory = _deep_directory(tmp_path)
+    before = load_directory(directory)
+    observation = _wrong_corner(directory, NAMES)
+    (command,) = observation.commands
+    assert command in observation.explanation.split("\n")
+    assert command == swap_command(str(directory), "frontright", "frontleft")
+    assert main(shlex.split(command)[3:]) == 0
+    after = load_directory(directory)
+    assert after.module("frontleft").drive == before.module("frontright").drive
+
+
+class _WrongCorner(TerminalPerson):
+    """Turns the front-right module when asked to turn the front-left one, then quits."""
+
+    def __call__(self, prompt: str) -> str:
+        self.prompts.append(prompt)
+        if self.current() != ("turn_module", "frontleft"):
+            return "s"
+        if "Do it again." in self.out.getvalue():
+            return "q"
+        if prompt.startswith("Press Enter when done"):
+            self.robot.add("frontright", RAW_ANGLE, 90.0)
+            self.robot.add("frontright", RAW_ABSOLUTE, 90.0)
+        return ""
+
+
+def test_calibrate_prints_the_command_on_a_line_of_its_own_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """At an 80-column terminal, the refusal's prose is wrapped but the command is printed whole
+    on one line, 400 characters long, to paste as it is (before: cut at 300 characters, then
+    wrapped over several lines at its spaces)."""
+    monkeypatch.setenv("COLUMNS", "80")
+    directory = _deep_directory(tmp_path)
+    robot = _robot(NAMES)
+    out, err = io.StringIO(), io.StringIO()
+    person = _WrongCorner(out, robot, make(directory, robot).steps, write="n")
+    args = build_parser().parse_args(["calibrate", str(directory)])
+    code = calibrate_cli.run(args, out, err, input_fn=person, source=robot, sleep=lambda _: None)
+    assert code == 1 and "Stopped: nothing written." in out.getvalue()
+    command = swap_command(str(directory), "frontright", "frontleft")
+    assert len(command) > 400 and f"\n    {command}\n" in out.getvalue()
