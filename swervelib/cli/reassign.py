@@ -26,7 +26,9 @@ def register(commands: Any) -> None:
         "moves",
         nargs="+",
         metavar="SOURCE=DEST",
-        help="module names as in swervedrive.json's modules (with or without .json)",
+        help="module names as in swervedrive.json's modules (with or without .json), quoted "
+        "for the shell when they hold spaces; spaces around a name may be left out when the "
+        "name without them is one module's",
     )
     dry_run_and_run(parser, run)
 
