@@ -27,6 +27,8 @@ from swervelib.config.model import (
 
 KEY: Final = "steerOnAbsoluteEncoder"
 ATTACHED_KIND: Final = "spark_attached"
+# Analog absolute encoders on a Spark MAX's data port (`sparkmax_analog`, `sparkmax_analog5v`).
+ANALOG_KINDS: Final = ("spark_analog", "spark_analog5v")
 SPARKS: Final = ("sparkmax", "sparkflex")
 YAGSL_FACTOR: Final = 360.0
 
@@ -130,13 +132,28 @@ def _brushed_angle_ok(
         return True
     own = angle.brushed_encoder
     if own is None and not (attached and explicit is not False):
+        if attached:
+            reason = (
+                f"`{KEY}: false` asks the angle motor to steer on its own encoder, and it has "
+                "none (none named in its `canbus`)"
+            )
+        elif ENCODER_TYPES[encoder.type].kind in ANALOG_KINDS:
+            # YAGSL hands only a duty-cycle encoder (SparkMaxEncoderSwerve) to the motor; an
+            # analog one on the same data port is read for the angle, never steered on.
+            reason = (
+                "a brushed Spark MAX angle motor with no encoder of its own (none named in its "
+                "`canbus`) steers only on a duty-cycle absolute encoder on its data port: YAGSL "
+                f"reads the analog encoder there (`{encoder.type}`) for the module's angle but "
+                "never steers the motor on it, so the motor has nothing to steer on"
+            )
+        else:
+            reason = (
+                "a brushed Spark MAX angle motor with no encoder of its own (none named in its "
+                "`canbus`) steers on an absolute encoder on its data port, and this module has none"
+            )
         root.error(
             "angle",
-            "a brushed Spark MAX angle motor with no encoder of its own (none named in its "
-            "`canbus`) steers on an absolute encoder on its data port, and this module has none"
-            if not attached
-            else f"`{KEY}: false` asks the angle motor to steer on its own encoder, and it has "
-            "none (none named in its `canbus`)",
+            reason,
             expected=f"`canbus` naming the motor's encoder (one of {NAMES}) or an encoder of "
             "type `attached`/`canandmag` on its data port",
             found=f"encoder `{encoder.type}`, no motor encoder",

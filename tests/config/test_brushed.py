@@ -88,6 +88,19 @@ def test_an_angle_motor_with_nothing_to_steer_on_is_an_error(tmp_path: Path) -> 
     assert problem.found == "encoder `cancoder`, no motor encoder"
 
 
+@pytest.mark.parametrize("analog", ["sparkmax_analog", "sparkmax_analog5v"])
+def test_an_analog_encoder_on_the_data_port_is_not_steered_on(tmp_path: Path, analog: str) -> None:
+    """tests/corpus/crypticx58-brushed-analog2025: the module has an absolute encoder on the data
+    port, an analog one, which YAGSL reads for the angle but never hands to the motor to steer on;
+    the error says so rather than that the module has none."""
+    [problem] = _problems(tmp_path, angle=_brushed(None, 2), encoder={"type": analog, "id": 0})
+    assert problem.field == "angle"
+    assert "steers only on a duty-cycle absolute encoder on its data port" in problem.message
+    assert f"reads the analog encoder there (`{analog}`)" in problem.message
+    assert "this module has none" not in problem.message
+    assert problem.found == f"encoder `{analog}`, no motor encoder"
+
+
 def test_asking_an_angle_motor_without_an_encoder_to_use_it_is_an_error(tmp_path: Path) -> None:
     [problem] = _problems(
         tmp_path, angle=_brushed(None, 2), encoder=ATTACHED, steerOnAbsoluteEncoder=False
