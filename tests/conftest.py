@@ -17,7 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import settings
 
-from tests.config.corpus import ACCEPTED, CORPUS_GROUP_PREFIX
+from tests.config.corpus import CORPUS_GROUP_PREFIX, DRIVEN
 
 # No time limit per hypothesis example (its default is 200 ms): a test checks behaviour, and speed
 # is the benchmarks' business. On a loaded two-core machine an example can wait that long for the
@@ -120,10 +120,11 @@ ISOLATED_GROUPS = {
 }
 # Groups with a test that runs the example robot in `robotpy sim` (see ROBOTPY_SIM).
 GROUPS_WITH_ROBOTPY_SIM = {"calibrate"}
-# Every real team folder of the corpus (tests/corpus) drives in a process of its own: teams reuse
-# the same CAN ids, and REVLib allows one Spark per id and process.
+# Every real team folder of the corpus (tests/corpus) that drives (accepted, or once migrated)
+# drives in a process of its own: teams reuse the same CAN ids, and REVLib allows one Spark per id
+# and process.
 ISOLATED_GROUPS.update(
-    {f"{CORPUS_GROUP_PREFIX}{name}": ["corpus_drive/test_corpus_drive.py"] for name in ACCEPTED}
+    {f"{CORPUS_GROUP_PREFIX}{name}": ["corpus_drive/test_corpus_drive.py"] for name in DRIVEN}
 )
 _GROUP = os.environ.get("SWERVELIB_TEST_GROUP")
 collect_ignore = [] if _GROUP else [p for paths in ISOLATED_GROUPS.values() for p in paths]

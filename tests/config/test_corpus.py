@@ -1,16 +1,29 @@
 """The corpus of real team folders (tests/corpus, sources in SOURCES.md): every folder YAGSL
-accepts passes `check` and loads; every genuinely broken one fails naming the right file and field."""
+accepts passes `check` and loads; every genuinely broken one fails naming the right file and field;
+one broken only by an older YAGSL format passes once `migrate` has upgraded it; the devices and
+values expectations.json names are the ones read."""
 
 from __future__ import annotations
 
 import argparse
 import io
+from pathlib import Path
 
 import pytest
 
 from swervelib.cli import check
-from swervelib.config import ConfigError, load_directory
-from tests.config.corpus import ACCEPTED, BROKEN, CORPUS, EXPECTATIONS, UNSUPPORTED
+from swervelib.config import ConfigError, SwerveConfig, load_directory
+from swervelib.config.errors import Problem
+from tests.config.corpus import (
+    ACCEPTED,
+    BROKEN,
+    CORPUS,
+    DRIVEN,
+    EXPECTATIONS,
+    MIGRATES,
+    UNSUPPORTED,
+    runnable,
+)
 
 
 def test_the_corpus_is_large_and_varied() -> None:
@@ -22,12 +35,14 @@ def test_the_corpus_is_large_and_varied() -> None:
         assert f"`{name}`" in sources or f"| {name} " in sources, f"{name} has no source"
 
 
-@pytest.mark.parametrize("name", ACCEPTED)
-def test_a_folder_yagsl_accepts_loads_and_passes_check(name: str) -> None:
-    config = load_directory(CORPUS / name)
+@pytest.mark.parametrize("name", DRIVEN)
+def test_a_folder_yagsl_accepts_loads_and_passes_check(name: str, tmp_path: Path) -> None:
+    """Also a broken folder that `migrate` upgrades (MIGRATES), once migrated."""
+    directory = runnable(name, tmp_path)
+    config = load_directory(directory)
     assert len(config.modules) == 4
     out, err = io.StringIO(), io.StringIO()
-    args = argparse.Namespace(directory=str(CORPUS / name), recover=False)
+    args = argparse.Namespace(directory=str(directory), recover=False)
     assert check.run(args, out, err) == 0, err.getvalue()
     summary = out.getvalue()
     # The steering YAGSL would use: on the absolute encoder for `angle.factor: 360` beside a
@@ -41,10 +56,14 @@ def test_a_broken_folder_fails_naming_the_file_and_field(name: str) -> None:
     expected = EXPECTATIONS[name]
     with pytest.raises(ConfigError) as caught:
         load_directory(CORPUS / name)
-    places = [(p.file, p.field) for p in caught.value.problems]
-    assert any(
-        file == expected["file"] and field.startswith(expected["field"]) for file, field in places
-    ), (expected, [p.format() for p in caught.value.problems])
+    named = [
+        p
+        for p in caught.value.problems
+        if p.file == expected["file"] and p.field.startswith(expected["field"])
+    ]
+    assert named, (expected, [p.format() for p in caught.value.problems])
+    # the reason, where expectations.json gives the words that must say it
+    assert all(expected.get("says", "") in p.message for p in named), [p.format() for p in named]
 
 
 @pytest.mark.parametrize("name", UNSUPPORTED)
@@ -52,3 +71,47 @@ def test_a_folder_swervelib_cannot_build_says_why(name: str) -> None:
     with pytest.raises(ConfigError) as caught:
         load_directory(CORPUS / name)
     assert any("not supported: no RobotPy package" in p.message for p in caught.value.problems)
+
+
+def _read(name: str, tmp_path: Path) -> SwerveConfig:
+    return load_directory(runnable(name, tmp_path))
+
+
+@pytest.mark.parametrize("name", sorted(n for n in DRIVEN if "values" in EXPECTATIONS[n]))
+def test_a_folder_reads_the_devices_and_values_it_names(name: str, tmp_path: Path) -> None:
+    """The IMU, every module's device types and its cosine compensation, as the files write them
+    (the folders added for a type or field no other folder used: expectations.json `values`)."""
+    values = EXPECTATIONS[name]["values"]
+    config = _read(name, tmp_path)
+    assert config.drive.imu.type == values["imu"]
+    for module in config.modules:
+        types = {"drive": module.drive.type, "angle": module.angle.type}
+        types["encoder"] = module.encoder.type
+        assert types == {key: values[key] for key in types}, (module.name, types)
+        cosine = values.get("useCosineCompensator", True)
+        assert module.use_cosine_compensator is cosine, module.name
+
+
+def _warnings(name: str) -> tuple[Problem, ...]:
+    if name in ACCEPTED:
+        return load_directory(CORPUS / name).warnings
+    with pytest.raises(ConfigError) as caught:
+        load_directory(CORPUS / name)
+    return caught.value.warnings
+
+
+@pytest.mark.parametrize("name", sorted(n for n in EXPECTATIONS if "warns" in EXPECTATIONS[n]))
+def test_a_folder_is_warned_about_what_yagsl_passes_over_in_silence(name: str) -> None:
+    """A misspelt key YAGSL ignores without a word is warned, naming the file, key and spelling
+    (also when the folder is refused for something else)."""
+    expected = EXPECTATIONS[name]["warns"]
+    warned = [
+        w for w in _warnings(name) if (w.file, w.field) == (expected["file"], expected["field"])
+    ]
+    assert warned and expected["says"] in warned[0].message, [w.format() for w in _warnings(name)]
+
+
+def test_a_migrated_folder_is_not_accepted_as_it_is() -> None:
+    """MIGRATES folders are broken as they stand (the test above fails them naming file and
+    field); only their migrated copies drive."""
+    assert MIGRATES and set(MIGRATES) <= set(BROKEN)
