@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from swervelib.cli import check
-from swervelib.config import ConfigError, SwerveConfig, load_directory
+from swervelib.config import ConfigError, load_directory
 from swervelib.config.errors import Problem
 from tests.config.corpus import (
     ACCEPTED,
@@ -20,7 +20,6 @@ from tests.config.corpus import (
     CORPUS,
     DRIVEN,
     EXPECTATIONS,
-    MIGRATES,
     UNSUPPORTED,
     runnable,
 )
@@ -73,21 +72,16 @@ def test_a_folder_swervelib_cannot_build_says_why(name: str) -> None:
     assert any("not supported: no RobotPy package" in p.message for p in caught.value.problems)
 
 
-def _read(name: str, tmp_path: Path) -> SwerveConfig:
-    return load_directory(runnable(name, tmp_path))
-
-
 @pytest.mark.parametrize("name", sorted(n for n in DRIVEN if "values" in EXPECTATIONS[n]))
 def test_a_folder_reads_the_devices_and_values_it_names(name: str, tmp_path: Path) -> None:
     """The IMU, every module's device types and its cosine compensation, as the files write them
     (the folders added for a type or field no other folder used: expectations.json `values`)."""
     values = EXPECTATIONS[name]["values"]
-    config = _read(name, tmp_path)
+    config = load_directory(runnable(name, tmp_path))
     assert config.drive.imu.type == values["imu"]
     for module in config.modules:
-        types = {"drive": module.drive.type, "angle": module.angle.type}
-        types["encoder"] = module.encoder.type
-        assert types == {key: values[key] for key in types}, (module.name, types)
+        types = (module.drive.type, module.angle.type, module.encoder.type)
+        assert types == (values["drive"], values["angle"], values["encoder"]), module.name
         cosine = values.get("useCosineCompensator", True)
         assert module.use_cosine_compensator is cosine, module.name
 
@@ -109,9 +103,3 @@ def test_a_folder_is_warned_about_what_yagsl_passes_over_in_silence(name: str) -
         w for w in _warnings(name) if (w.file, w.field) == (expected["file"], expected["field"])
     ]
     assert warned and expected["says"] in warned[0].message, [w.format() for w in _warnings(name)]
-
-
-def test_a_migrated_folder_is_not_accepted_as_it_is() -> None:
-    """MIGRATES folders are broken as they stand (the test above fails them naming file and
-    field); only their migrated copies drive."""
-    assert MIGRATES and set(MIGRATES) <= set(BROKEN)
