@@ -603,6 +603,11 @@ class SwerveInput:
             running.at_target = False
             # (shared in proportion to the speeds, the translation and the turn stop together)
             speeds = (math.hypot(*running.pose_velocity), abs(running.pose_turn))
+            # The robot still follows its last command meanwhile: the turn expected of it goes on
+            # with it (translating, it trails it), so that the next good goal brakes from where
+            # the robot then turns, not from the rate it had when the goal was lost.
+            translating = running.pose_velocity != (0.0, 0.0)
+            self._expected_turn(TRANSLATING_TURN_LAG_S if translating else 0.0, drive.loop_period)
             self._pose_command(drive, pose, (0.0, 0.0), 0.0, self._pose_limits(drive), speeds)
             return
         error = goal.translation() - pose.translation()
@@ -649,11 +654,7 @@ class SwerveInput:
         # over the braking at the acceleration it brakes at). Braking from where it was, it
         # turned 6.1° past the heading entered turning at 2 rad/s, 2 m from the pose.
         lag = TRANSLATING_TURN_LAG_S if distance > tolerance else 0.0
-        expected, following = running.pose_turn_expected
-        if following != last_turn:  # (a fresh start: the robot's own rate)
-            expected = last_turn
-        expected = trailing_turn(expected, last_turn, lag, dt)
-        running.pose_turn_expected = (expected, last_turn)
+        expected = self._expected_turn(lag, dt)
         braking = shares(0.0)[1] if sharing else turn_acceleration
         ahead = turn - turn_still_to_come(last_turn, expected, drive.yaw_rate, lag, braking)
         if sharing:
@@ -682,6 +683,20 @@ class SwerveInput:
         if distance > 1e-9:
             wanted = (error.X() / distance * speed, error.Y() / distance * speed)
         self._pose_command(drive, pose, wanted, omega, limits, (acceleration, turn_acceleration))
+
+    def _expected_turn(self, lag: float, dt: float) -> float:
+        """The turn rate (rad/s) expected of the robot after this loop from the drive-to-pose
+        commands it follows (``lag``: how long its turn trails them, s; see
+        :func:`swervelib.pose_profile.trailing_turn`), advanced one loop of ``dt`` (s) and kept in
+        the running state: every loop that gives a command advances it, with a goal or without."""
+        running = self._running
+        last_turn = running.pose_turn
+        expected, following = running.pose_turn_expected
+        if following != last_turn:  # (a fresh start: the robot's own rate)
+            expected = last_turn
+        expected = trailing_turn(expected, last_turn, lag, dt)
+        running.pose_turn_expected = (expected, last_turn)
+        return expected
 
     def _pose_limits(self, drive: SwerveDrive) -> tuple[float, float]:
         """The acceleration limits (m/s², rad/s²): drive_to's, or the drive's own
