@@ -64,10 +64,12 @@ from swervelib.pose_profile import (
     approach_step,
     limited_step,
     module_budget,
+    remaining_time,
     shared_accelerations,
     shared_step,
     trailing_turn,
     turn_still_to_come,
+    unhurried_rate,
 )
 
 if TYPE_CHECKING:
@@ -93,6 +95,15 @@ MIN_POSE_FRACTION = 0.02
 # behind them; the turn 40-58 ms behind a command falling at 2π rad/s², driving at 1-2 m/s).
 # On the spot the wheels' speeds make the turn, fed forward through kA: no lag.
 TRANSLATING_TURN_LAG_S = 0.05
+# Translating and turning at once without the setpoint generator, the turn ends this long (s)
+# before the translation would at its own limits, and no sooner: once the turn's command is at
+# rest, what its modules have not yet steered of its last changes (steering that stops short of
+# its targets, e.g. a P-only loop within the motor's static friction) goes on turning the robot
+# for as long as it translates, faster the faster it translates. Measured in simulation (the
+# all-REV robot: 2 m/s, 2π rad/s²): ending with the translation, the modules steering the turn's
+# last changes skewed its braking (1.5 cm past the pose, 0.3 s later); 0.15-0.25 s before it,
+# at most 0.26° past the heading; as soon as it could (before), 0.5-0.6°.
+TURN_ENDS_BEFORE_S = 0.2
 # A drive-to-pose command older than this (s: the drive's default command timeout) is history, not
 # what the robot does (disabled meanwhile, or not driven): start again from the robot's velocity.
 STALE_POSE_COMMAND_S = 0.1
@@ -663,7 +674,16 @@ class SwerveInput:
         if distance > tolerance:
             speed = approach_speed(distance, self.pose_max_speed, acceleration, dt)
         if abs(turn) > angle_tolerance:
-            omega = approach_speed(abs(ahead), self.pose_max_turn_rate, turn_acceleration, dt)
+            top_turn = self.pose_max_turn_rate
+            if generator is None and distance > tolerance:  # (see TURN_ENDS_BEFORE_S)
+                vx, vy = running.pose_velocity
+                towards = (vx * error.X() + vy * error.Y()) / distance
+                ends = remaining_time(distance, towards, self.pose_max_speed, acceleration)
+                top_turn = min(
+                    top_turn,
+                    unhurried_rate(abs(ahead), ends - TURN_ENDS_BEFORE_S, turn_acceleration),
+                )
+            omega = approach_speed(abs(ahead), top_turn, turn_acceleration, dt)
         # Outside the tolerance, never slower than the floor (MIN_POSE_FRACTION): each on its own,
         # or, translating and turning at once under the generator, the fastest module (the turn
         # over the radius at which the drive's top turn rate is its top speed): the translation

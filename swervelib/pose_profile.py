@@ -22,6 +22,12 @@ turn (rad, rad/s, rad/s²) alike:
   lags its targets): without the generator it turned 6.1° past the heading entered turning at
   2 rad/s, 4.7-5.1° from rest with 3 m and 90° to go. The turn's braking curve is taken from the
   heading the robot will have turned to, so it brakes that much sooner.
+* :func:`remaining_time` and :func:`unhurried_rate`: when the translation would end, and the
+  slowest top turn rate that still ends the turn by a time. Without the generator the turn ends
+  shortly before the translation rather than as soon as it can: steering that stops short of its
+  targets leaves some of the turn's last changes unsteered, which turns the robot on for as long
+  as it translates (0.5-0.6° past the heading before; see ``TURN_ENDS_BEFORE_S`` in
+  :mod:`swervelib.input_stream`).
 
 Under a setpoint generator, which limits each module's acceleration rather than the chassis's, a
 move that translates and turns at once asks every module for both: the translation's acceleration
@@ -223,3 +229,31 @@ def turn_still_to_come(
         else 0.0
     )
     return way * max(0.0, lag * expected * way + seen)
+
+
+def remaining_time(distance: float, speed: float, top: float, acceleration: float) -> float:
+    """Seconds a profile ``distance`` (≥ 0) from its goal, going at ``speed`` towards it (< 0:
+    away), takes to stop on it at ``acceleration`` (> 0) and at most ``top``: the time-optimal
+    trapezoid (above its braking curve: the time to brake)."""
+    if speed < 0.0:  # stop first, then from rest from further away
+        return -speed / acceleration + remaining_time(
+            distance + speed * speed / (2.0 * acceleration), 0.0, top, acceleration
+        )
+    peak = min(top, math.sqrt(acceleration * distance + speed * speed / 2.0))
+    if speed >= peak:
+        return speed / acceleration
+    ramps = (peak * peak - speed * speed) / (2.0 * acceleration) + peak * peak / (
+        2.0 * acceleration
+    )
+    return (peak - speed) / acceleration + peak / acceleration + (distance - ramps) / peak
+
+
+def unhurried_rate(remaining: float, seconds: float, acceleration: float) -> float:
+    """The slowest top speed at which a profile ``remaining`` (≥ 0) from its goal, from rest,
+    reaches it within ``seconds`` at ``acceleration`` (> 0): ``w`` with ``remaining / w +
+    w / acceleration = seconds``; infinite where none does (or ``seconds`` ≤ 0)."""
+    reach = acceleration * seconds
+    discriminant = reach * reach - 4.0 * acceleration * remaining
+    if seconds <= 0.0 or discriminant < 0.0:
+        return math.inf
+    return (reach - math.sqrt(discriminant)) / 2.0
