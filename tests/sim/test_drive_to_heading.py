@@ -113,7 +113,8 @@ def test_drive_to_translating_and_turning_stops_on_the_heading(name: str, monkey
         print(
             f"\n[drive to pose without the generator, {name}] turned {turned_past:.3f}° past the "
             f"heading (before: {turned_before}°), passed the pose by {passed * 100:.2f} cm; turned "
-            f"back at up to {turned_back:.3f} rad/s; at the pose after {arrived} s (before: "
+            f"back at up to {turned_back:.3f} rad/s; at the pose after "
+            f"{'never' if arrived is None else f'{arrived:.2f}'} s (before: "
             f"{before} s); {heading_miss:.2f}° from the heading at the end"
         )
         assert turned_past <= TURNED_PAST_DEG  # before: 0.33-0.57°
