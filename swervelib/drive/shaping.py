@@ -2,17 +2,20 @@
 correction, acceleration limits and angular-velocity (skew) compensation, in that order.
 
 The request arrives in the field's frame. Heading correction replaces a near-zero rotation with the
-heading PID's output towards the held heading, taken when the robot has stopped turning (below
+rotation ``drive_facing`` would ask for towards the held heading (the heading PID's, pushed as
+below when the robot is stuck short of it), taken when the robot has stopped turning (below
 :data:`SETTLED_YAW_RATE`: a released spin dies out first, and is not turned back); the limits move the request at most
 ``acceleration × dt`` from the previous one (translation as a vector, so a turn of the stick does
 not make the robot swerve); compensation converts to the robot's frame with the heading advanced
 by ``measured yaw rate × coefficient``, which is where the robot will face by the time the modules
 carry the request out.
 
-:meth:`RequestShaper.facing_rotation` is ``drive_facing``'s last step. The heading PID's output
+:meth:`RequestShaper.facing_rotation` is the last step of every turn to a heading: ``drive_facing``'s
+and heading correction's (both through ``SwerveDrive._turn_to``). The heading PID's output
 falls with the error, and below the turn rate whose wheel speed overcomes the drive motors' static
 friction the robot stands still short of its heading (1.3-2.6° with the example configurations' P
-and no kS: the wheels were asked for 0.06-0.08 m/s and did not roll). A robot stuck like that is
+and no kS: the wheels were asked for 0.06-0.08 m/s and did not roll; heading correction, pushed 3°
+off while translating at 1 % of top speed, stood 1.6° short). A robot stuck like that is
 asked for at least :data:`MIN_TURN_FRACTION` of the top wheel speed until it is within
 :data:`FACING_RELEASE_RAD`.
 """
@@ -34,7 +37,8 @@ STALE_REQUEST_S = 0.1
 # Heading correction takes the heading to hold once the robot turns slower than this (rad/s) after
 # the rotation was let go: a spin still dying out is not turned back to where it was released.
 SETTLED_YAW_RATE = 0.1
-# drive_facing's floor (see RequestShaper.facing_rotation): taken up outside FACING_ENGAGE_RAD by a
+# The floor of a turn to a heading (drive_facing's and heading correction's; see
+# RequestShaper.facing_rotation): taken up outside FACING_ENGAGE_RAD by a
 # robot that turns slower than FACING_STUCK_YAW_RATE (rad/s: held by static friction), let go within
 # FACING_RELEASE_RAD (plus the turn of one loop at the measured yaw rate).
 FACING_ENGAGE_RAD = math.radians(0.4)
@@ -52,8 +56,8 @@ class RequestShaper:
 
     def __init__(self) -> None:
         self.held_heading: float | None = None  # radians, field frame
-        self.facing_floor = False  # drive_facing's floor is taken up
-        self._stuck_loops = 0  # drive_facing calls in a row that found the robot stuck
+        self.facing_floor = False  # the floor of a turn to a heading is taken up
+        self._stuck_loops = 0  # facing_rotation calls in a row that found the robot stuck
         self._last: tuple[float, float, float] | None = None  # field vx, vy, omega
         self._last_time = 0.0
 
@@ -74,9 +78,9 @@ class RequestShaper:
         max_speed: float,
         max_angular_velocity: float,
     ) -> float:
-        """The rotation (rad/s) ``drive_facing`` asks for: ``omega`` (the heading PID's output,
-        plus any turn-rate feedforward), raised to a floor while the floor is taken up and
-        ``omega`` turns towards the heading more slowly than it.
+        """The rotation (rad/s) ``drive_facing`` and heading correction ask for: ``omega`` (the
+        heading PID's output, plus any turn-rate feedforward), raised to a floor while the floor
+        is taken up and ``omega`` turns towards the heading more slowly than it.
 
         The floor is :data:`MIN_TURN_FRACTION` of ``max_speed`` at the furthest wheel, less
         ``rolling`` (m/s: the translation asked for, and the speed whose voltage the drive kS
@@ -127,11 +131,13 @@ class RequestShaper:
         loop_period: float,
         autonomous: bool,
         correct_heading: bool,
-        heading_output: Callable[[float, float], float],
+        turn_to: Callable[[float, float, float], float],
     ) -> ChassisSpeeds:
         """``request``: field-relative; returns the robot-relative request. ``state``: this loop's
         snapshot, whose measured speeds are worked out only when the limits start again from them.
-        ``heading_output(current, target)``: the heading PID's rotation (rad/s)."""
+        ``turn_to(current, target, translation)``: the rotation (rad/s) that turns the robot to
+        ``target`` while it translates at ``translation`` m/s, as ``drive_facing`` turns it (the
+        heading PID's, with :meth:`facing_rotation`'s push for a robot stuck short of it)."""
         vx, vy, omega = request.vx, request.vy, request.omega
         if options.heading_correction and correct_heading and not autonomous:
             band = options.heading_correction_deadband
@@ -139,10 +145,12 @@ class RequestShaper:
                 held = self.held_heading
                 if held is None and -SETTLED_YAW_RATE < yaw_rate < SETTLED_YAW_RATE:
                     self.held_heading = held = heading  # the spin let go of has died out
+                    self.facing_floor, self._stuck_loops = False, 0  # a new heading
                 if held is not None:
-                    omega = heading_output(heading, held)
+                    omega = turn_to(heading, held, math.hypot(vx, vy))
             else:  # turning (or standing): the heading to hold is taken once it settles
                 self.held_heading = None
+                self.facing_floor, self._stuck_loops = False, 0
         else:
             self.held_heading = None
         linear, angular = options.max_linear_acceleration, options.max_angular_acceleration

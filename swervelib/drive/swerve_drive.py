@@ -726,7 +726,7 @@ class SwerveDrive(DriveSwitches):
                 loop_period=self.loop_period,
                 autonomous=wpilib.DriverStation.isAutonomous(),
                 correct_heading=correct_heading,
-                heading_output=self._heading_output,
+                turn_to=self._turn_to,
             )
             vx, vy, omega = robot.vx, robot.vy, robot.omega
         elif field_relative:  # to the robot's frame: turned by minus the heading
@@ -857,7 +857,8 @@ class SwerveDrive(DriveSwitches):
 
         Near the heading the PID asks for less than overcomes the drive motors' static friction:
         a robot stuck short of ``heading`` gets a small push until it is within 0.1°
-        (:meth:`~swervelib.drive.shaping.RequestShaper.facing_rotation`).
+        (:meth:`~swervelib.drive.shaping.RequestShaper.facing_rotation`; heading correction
+        turns by the same rule).
 
         A heading or speed that is not finite is refused before it reaches the heading PID (whose
         integral would keep a NaN for good): the drive stops.
@@ -875,20 +876,30 @@ class SwerveDrive(DriveSwitches):
             )
             self._refuse("drive_facing()", why)
             return
-        current, target = self._pose.rotation().radians(), heading.radians()
+        current = self._pose.rotation().radians()
+        omega = self._turn_to(current, heading.radians(), math.hypot(vx, vy), turn_rate)
+        self._drive(ChassisSpeeds(vx, vy, omega), field_relative, None, None, False)
+
+    def _turn_to(
+        self, current: float, target: float, translation: float, turn_rate: float = 0.0
+    ) -> float:
+        """The rotation (rad/s) that holds or turns the robot from ``current`` to ``target``
+        (radians) while it translates at ``translation`` m/s: the heading PID's, plus
+        ``turn_rate`` (a feedforward), with the push a robot stuck short of its heading gets
+        (:meth:`~swervelib.drive.shaping.RequestShaper.facing_rotation`). The one rule of both
+        ``drive_facing`` and heading correction."""
         omega = self._heading_output(current, target)
         if turn_rate:
             omega += turn_rate
-        omega = self._shaper.facing_rotation(
+        return self._shaper.facing_rotation(
             omega,
             math.remainder(target - current, math.tau),
-            math.hypot(vx, vy) + self._lowest_ks_speed(),
+            translation + self._lowest_ks_speed(),
             self._yaw_rate,
             self.loop_period,
             self.max_speed,
             self.max_angular_velocity,
         )
-        self._drive(ChassisSpeeds(vx, vy, omega), field_relative, None, None, False)
 
     def _lowest_ks_speed(self) -> float:
         """The wheel speed (m/s) whose voltage the smallest drive kS adds by itself: what a

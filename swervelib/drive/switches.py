@@ -32,8 +32,9 @@ class DriveSwitches:
         self, enabled: bool, deadband: float = HEADING_CORRECTION_DEADBAND
     ) -> None:
         """Hold the heading while translating with no rotation asked (|ω| and the speed compared
-        with ``deadband``, m/s and rad/s). Not in autonomous, nor in ``drive_facing`` (which holds
-        its own heading)."""
+        with ``deadband``, m/s and rad/s), turning back to it as ``drive_facing`` turns (with its
+        push for a robot stuck short of the heading, so a slow translation does not leave it
+        there). Not in autonomous, nor in ``drive_facing`` (which holds its own heading)."""
         self.options = replace(
             self.options, heading_correction=enabled, heading_correction_deadband=deadband
         )
