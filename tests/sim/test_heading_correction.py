@@ -2,10 +2,10 @@
 slowly it translates.
 
 Heading correction turns the robot with the heading PID, whose output falls with the error.
-Translating slower than about 3 % of top speed, the wheels do not roll fast enough to leave the
+Translating slower than about 2 % of top speed, the wheels do not roll fast enough to leave the
 drive motors' static friction behind, and the PID's last degree or two asked for less than
-overcomes it: pushed 3° off while translating at 1 % of top speed, the robot stood 1.57°
-(deploy/swerve) and 1.59° (deploy/kraken_cancoder_pigeon2) short of its heading for good. It now
+overcomes it: pushed 3° off while translating at 1 % of top speed, the robot stood 1.6-1.7° short
+of its heading (deploy/swerve and deploy/kraken_cancoder_pigeon2), creeping back at 0.04-0.1°/s. It now
 turns as ``drive_facing`` does, with the same push for a robot stuck short of its heading
 (``swervelib.drive.shaping``). Each test runs as a robot does: periodic() once a loop, then the
 command, then time passes."""
@@ -76,7 +76,7 @@ def test_heading_correction_translating_slowly_returns_to_its_heading(
             f"\n[{name}] pushed {PUSH_DEG}° at 1 % of top speed: after 3-4 s the error is "
             f"{worst:.3f}°, moving {spread:.4f}°"
         )
-        assert worst < SETTLED  # before: 1.57° (swerve), 1.59° (kraken), at rest
+        assert worst < SETTLED  # before: 1.61° (swerve), 1.70° (kraken), 3-4 s after the push
         assert spread < 0.05  # at rest, not hunting round the heading
         # Once within the tolerance, the command never turns back at the push's rate (a limit
         # cycle round the heading would).
