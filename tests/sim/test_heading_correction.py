@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import cast
 
 import pytest
 from wpimath.geometry import Pose2d, Rotation2d
@@ -22,6 +23,9 @@ from wpimath.kinematics import ChassisSpeeds
 from swervelib import SwerveDrive
 from swervelib.drive import shaping
 from swervelib.drive.module import ANTI_JITTER_FRACTION
+from swervelib.drive.options import DriveOptions
+from swervelib.drive.shaping import RequestShaper
+from swervelib.drive.state import DriveState
 from tests.drive.harness import LOOP, Harness, simulated
 from tests.sim import test_heading_hold as heading_hold
 
@@ -122,3 +126,38 @@ def test_heading_correction_at_normal_speed_is_the_pid_alone(configs: dict[str, 
         assert worst < 2 * SETTLED
         settled = next(i for i, row in enumerate(rows) if abs(row[0]) < 2 * SETTLED)
         assert all(abs(row[1]) < floor for row in rows[settled:])
+
+
+def test_the_push_starts_afresh_with_each_heading_held() -> None:
+    """The shaper's side of it: heading correction asks ``turn_to`` (the drive's one rule for a
+    turn to a heading) with the translation's speed, and a push taken up for one heading is not
+    carried to the next: turning the robot (rotation asked) lets it go."""
+    shaper = RequestShaper()
+    calls: list[tuple[float, float, float]] = []
+
+    def turn_to(current: float, target: float, translation: float) -> float:
+        calls.append((current, target, translation))
+        return 0.0
+
+    def shape(vx: float, vy: float, omega: float) -> None:
+        shaper.shape(
+            ChassisSpeeds(vx, vy, omega),
+            options=DriveOptions(heading_correction=True),
+            heading=0.2,
+            state=cast(DriveState, None),  # read only by the acceleration limits (off)
+            yaw_rate=0.0,
+            now=0.0,
+            loop_period=LOOP,
+            autonomous=False,
+            correct_heading=True,
+            turn_to=turn_to,
+        )
+
+    shape(0.03, 0.04, 0.0)
+    assert calls == [(0.2, 0.2, pytest.approx(0.05))]
+    shaper.facing_floor = True  # (as facing_rotation takes it up for a robot stuck short)
+    shape(0.03, 0.04, 0.0)
+    assert shaper.facing_floor  # holding the same heading: kept
+    shape(0.03, 0.04, 0.5)  # the driver turns the robot
+    assert not shaper.facing_floor
+    assert shaper.held_heading is None
