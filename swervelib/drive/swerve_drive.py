@@ -65,7 +65,7 @@ from swervelib.drive.switches import DriveSwitches
 from swervelib.drive.telemetry import DriveTelemetry, TelemetryVerbosity
 from swervelib.drive.vision import VisionGate
 from swervelib.drive.wheel_math import WheelKinematics, discretize
-from swervelib.text import shown_number
+from swervelib.text import printable, shown_number
 
 if TYPE_CHECKING:
     from swervelib.sim.swerve_sim import SwerveSim
@@ -978,8 +978,8 @@ class SwerveDrive(DriveSwitches):
     def reset_pose(self, pose: Pose2d) -> None:
         """Set the pose; the gyro is left alone and odometry stays consistent with it.
 
-        A pose that is not finite, or more than 1 km from the origin, is refused (the pose stays
-        as it was and the ``Swerve commands`` Alert says why). Off the field is fine: odometry
+        A pose that is not finite, or more than 1 km from the origin, or not a Pose2d, is refused
+        (the pose stays as it was and the ``Swerve commands`` Alert says why). Off the field is fine: odometry
         started at the origin, a field corner, goes negative on any practice floor.
 
         In simulation the simulated robot is put at the pose too (as YAGSL does), so an
@@ -994,7 +994,10 @@ class SwerveDrive(DriveSwitches):
 
     def _checked_reset(self, call: str, pose: Pose2d) -> Pose2d | None:
         """Reset to ``pose``, its rotation normalised, and return it; a pose that is not finite or
-        is beyond 1 km is refused (None, the pose kept, ``call`` on the Alert)."""
+        is beyond 1 km is refused (None, the pose kept, ``call`` on the Alert), as is anything
+        that is not a Pose2d."""
+        if not self._given(call, pose, Pose2d):
+            return None
         problem = pose_problem(pose, None)
         if problem is not None:
             self.refusals.refuse(call, problem[1], "pose kept")
@@ -1003,6 +1006,16 @@ class SwerveDrive(DriveSwitches):
         pose = Pose2d(pose.translation(), Rotation2d(rotation.cos(), rotation.sin()))
         self._reset(pose)
         return pose
+
+    def _given(self, call: str, value: object, kind: type) -> bool:
+        """Whether ``value``, given to ``call``, is a ``kind``; if not, it is refused (the pose
+        kept, ``call`` and the type given on the ``Swerve commands`` Alert), not passed on to
+        raise from inside wpimath and stop the robot loop."""
+        if isinstance(value, kind):
+            return True
+        given = printable(type(value).__name__, 60)
+        self.refusals.refuse(call, f"a {given} is not a {kind.__name__}", "pose kept")
+        return False
 
     def _reset(self, pose: Pose2d) -> None:
         if self._estimated_wheels is not None:  # the estimator starts again from the readings
@@ -1028,12 +1041,14 @@ class SwerveDrive(DriveSwitches):
     def reset_translation(self, translation: Translation2d) -> None:
         """Set the position, keeping the heading (phoenix6's ``reset_translation``, WPILib's
         ``resetTranslation``): :meth:`reset_pose` with the current heading. A translation that is
-        not finite, or more than 1 km from the origin, is refused as :meth:`reset_pose` refuses
-        it (the pose kept, the ``Swerve commands`` Alert).
+        not finite, or more than 1 km from the origin, or not a Translation2d, is refused as
+        :meth:`reset_pose` refuses it (the pose kept, the ``Swerve commands`` Alert).
 
         In simulation the simulated robot is moved there too, keeping its own heading (the robot
         did not turn), unless ``drive.simulation.follow_pose_resets`` is False, as for
         :meth:`reset_pose`."""
+        if not self._given("reset_translation()", translation, Translation2d):
+            return
         checked = self._checked_reset(
             "reset_translation()", Pose2d(translation, self._pose.rotation())
         )
@@ -1044,9 +1059,10 @@ class SwerveDrive(DriveSwitches):
     def reset_rotation(self, rotation: Rotation2d) -> None:
         """Set the heading, keeping the position (phoenix6's ``reset_rotation``, WPILib's
         ``resetRotation``): the same as ``zero_heading(rotation)``, under the name teams coming
-        from phoenix6 or WPILib look for. A rotation that is not finite is refused (the pose
-        kept, the ``Swerve commands`` Alert naming ``reset_rotation()``)."""
-        self._checked_reset("reset_rotation()", Pose2d(self._pose.translation(), rotation))
+        from phoenix6 or WPILib look for. A rotation that is not finite, or not a Rotation2d, is
+        refused (the pose kept, the ``Swerve commands`` Alert naming ``reset_rotation()``)."""
+        if self._given("reset_rotation()", rotation, Rotation2d):
+            self._checked_reset("reset_rotation()", Pose2d(self._pose.translation(), rotation))
 
     def sample_pose_at(self, timestamp: float) -> Pose2d | None:
         """The estimated pose at ``timestamp`` (FPGA seconds, the time base of
@@ -1093,7 +1109,7 @@ class SwerveDrive(DriveSwitches):
         here = self._pose.translation()
         if heading is None:
             self._reset(Pose2d(here, Rotation2d()))
-        else:
+        elif self._given("zero_heading()", heading, Rotation2d):
             self._checked_reset("zero_heading()", Pose2d(here, heading))
 
     def get_raw_yaw(self) -> Rotation2d:

@@ -257,3 +257,46 @@ def test_reset_rotation_is_zero_heading_by_phoenix6s_and_wpilibs_name() -> None:
         drive.reset_rotation(Rotation2d(math.nan))
         assert drive.refusals.count == count + 1 and drive.get_pose() == by_zero_heading
         assert any("refused reset_rotation()" in t for t in alert_texts(("warnings",)))
+
+
+# A reset and something of the wrong type for it.
+WRONG_TYPES: list[tuple[str, object]] = [
+    ("reset_translation", None),
+    ("reset_translation", (1.0, 2.0)),
+    ("reset_translation", Pose2d(1.0, 2.0, Rotation2d())),
+    ("reset_rotation", None),
+    ("reset_rotation", 0.5),
+    ("reset_pose", "origin"),
+    ("zero_heading", 90.0),
+]
+
+
+@pytest.mark.parametrize(("call", "value"), WRONG_TYPES)
+def test_a_reset_given_the_wrong_type_is_refused_and_the_loop_goes_on(
+    call: str, value: object
+) -> None:
+    """A reset called with something that is not a pose, translation or rotation (a tuple, a
+    float of degrees, None) is refused as a NaN one is: the pose kept, the ``Swerve commands``
+    Alert naming the call and what it was given; no exception from inside the library stops
+    the robot loop. Before, each raised from wpimath or from the checks (TypeError,
+    AttributeError)."""
+    with simulated(initial_pose=Pose2d(2.0, 1.0, Rotation2d())) as h:
+        record(h, 0.2, curving)
+        drive = h.drive
+        count, resets = drive.refusals.count, drive.pose_resets
+        poses: list[Pose2d] = []
+
+        def reset_then_drive(d: SwerveDrive) -> None:  # the command of a loop
+            poses.extend((d.get_pose(), h.sim.true_pose))
+            getattr(d, call)(value)
+            poses.extend((d.get_pose(), h.sim.true_pose))
+            curving(d)
+
+        h.loop(reset_then_drive)
+        assert drive.refusals.count == count + 1 and drive.pose_resets == resets
+        pose, true, pose_after, true_after = poses
+        assert pose_after == pose and true_after == true
+        texts = alert_texts(("warnings",))
+        assert any(f"refused {call}()" in t and type(value).__name__ in t for t in texts), texts
+        h.observe()
+        record(h, 0.1, curving)  # the robot loop goes on
