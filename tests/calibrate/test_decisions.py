@@ -72,9 +72,11 @@ def robot() -> MemoryTelemetry:
     return new_robot()
 
 
-def new_robot() -> MemoryTelemetry:
-    source = MemoryTelemetry(NAMES)
-    for i, name in enumerate(NAMES):
+def new_robot(names: tuple[str, ...] = NAMES) -> MemoryTelemetry:
+    """A robot whose modules ``names`` give steady readings (each module's absolute encoder
+    50 degrees past the previous one's)."""
+    source = MemoryTelemetry(names)
+    for i, name in enumerate(names):
         source.set(name, RAW_ABSOLUTE, 100.0 + 50 * i)
         source.set(name, RAW_ANGLE, 12.0)
         source.set(name, RAW_DRIVE, 1.0)

@@ -19,19 +19,19 @@ from swervelib.tools import reassign
 from swervelib.tools.calibrate import Observation, StepKind, Verdict
 from swervelib.tools.edit import EditError
 from swervelib.tools.reassign import parse_moves, reassign_texts, swap_command, swap_commands
-from swervelib.tools.telemetry_client import (
-    RAW_ABSOLUTE,
-    RAW_ANGLE,
-    RAW_DRIVE,
-    RAW_IMU_YAW,
-    MemoryTelemetry,
+from swervelib.tools.telemetry_client import RAW_ABSOLUTE, RAW_ANGLE
+from tests.calibrate.test_decisions import (
+    NAMES,
+    REV_NAVX,
+    TerminalPerson,
+    advance_to,
+    attempt,
+    make,
+    new_robot,
 )
-from tests.calibrate.test_decisions import REV_NAVX, TerminalPerson, advance_to, attempt, make
 from tests.tools import copy_config, snapshot
 from tests.tools.test_reassign import _rename_modules
 from tests.tools.windows_shells import ShellError, cmd_argv, powershell_words
-
-NAMES = ("frontleft", "frontright", "backleft", "backright")
 
 
 # -- 1. module names with spaces around them ------------------------------------------------------
@@ -179,19 +179,9 @@ def test_a_module_name_starting_with_a_dash_is_not_read_as_an_option(tmp_path: P
     assert load_directory(directory) == before
 
 
-def _robot(names: tuple[str, ...]) -> MemoryTelemetry:
-    source = MemoryTelemetry(names)
-    for i, name in enumerate(names):
-        source.set(name, RAW_ABSOLUTE, 100.0 + 50 * i)
-        source.set(name, RAW_ANGLE, 12.0)
-        source.set(name, RAW_DRIVE, 1.0)
-    source.set(None, RAW_IMU_YAW, 170.0)
-    return source
-
-
 def _wrong_corner(directory: Path, names: tuple[str, ...]) -> Observation:
     """The refusal when the person turns the first module and the second one's readings move."""
-    robot = _robot(names)
+    robot = new_robot(names)
     session = make(directory, robot)
     step = advance_to(session, StepKind.TURN_MODULE, names[0])
 
@@ -278,7 +268,7 @@ def test_calibrate_prints_the_command_on_a_line_of_its_own_whole(
     wrapped over several lines at its spaces)."""
     monkeypatch.setenv("COLUMNS", "80")
     directory = _deep_directory(tmp_path)
-    robot = _robot(NAMES)
+    robot = new_robot()
     out, err = io.StringIO(), io.StringIO()
     person = _WrongCorner(out, robot, make(directory, robot).steps, write="n")
     args = build_parser().parse_args(["calibrate", str(directory)])
