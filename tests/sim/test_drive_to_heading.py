@@ -19,7 +19,12 @@ from wpimath.kinematics import ChassisSpeeds
 from swervelib.input_stream import SwerveInput
 from swervelib.pose_profile import remaining_time, unhurried_rate
 from tests.drive.harness import LOOP, simulated
-from tests.sim.test_drive_to_pose import GENERATOR_ENTRY_S, fastest, overshoot, recorded_commands
+from tests.sim.test_drive_to_pose import (
+    entered_then_driven_to,
+    fastest,
+    overshoot,
+    recorded_commands,
+)
 
 START = Pose2d(2.0, 4.0, Rotation2d())
 # 2 m ahead and 170° round: translating and turning at once (the robot's turn trails its command),
@@ -87,15 +92,7 @@ def test_drive_to_translating_and_turning_stops_on_the_heading(name: str, monkey
     entry, offset, before, turned_before = MOVES[name]
     with simulated(initial_pose=START) as h:
         drive = h.drive
-        if entry is not None:
-            h.run(GENERATOR_ENTRY_S, lambda d: d.drive(entry, field_relative=True))
-        here = drive.get_pose()
-        goal = Pose2d(
-            here.X() + offset[0],
-            here.Y() + offset[1],
-            here.rotation() + Rotation2d.fromDegrees(offset[2]),
-        )
-        to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
+        to_pose, goal = entered_then_driven_to(h, entry, offset)
         sent = recorded_commands(monkeypatch, drive)
         truths: list[Pose2d] = []
         arrived = None

@@ -556,6 +556,23 @@ def setpoint(drive: Any) -> tuple[tuple[float, float, float], Rotation2d]:
     return (field.vx, field.vy, field.omega), state.pose.rotation()
 
 
+def entered_then_driven_to(
+    h: Any, entry: ChassisSpeeds | None, offset: tuple[float, float, float]
+) -> tuple[SwerveInput, Pose2d]:
+    """Drive at ``entry`` (field frame; None: stay at rest) for GENERATOR_ENTRY_S; then the
+    drive_to command to the pose ``offset`` (field metres, degrees) from where the robot is, and
+    that pose."""
+    if entry is not None:
+        h.run(GENERATOR_ENTRY_S, lambda d: d.drive(entry, field_relative=True))
+    here = h.drive.get_pose()
+    goal = Pose2d(
+        here.X() + offset[0],
+        here.Y() + offset[1],
+        here.rotation() + Rotation2d.fromDegrees(offset[2]),
+    )
+    return SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal), goal
+
+
 def under_the_generator(
     h: Any,
     monkeypatch: Any,
@@ -574,15 +591,7 @@ def under_the_generator(
     drive = h.drive
     if generator:
         drive.options = generator_limited(drive)
-    if entry is not None:
-        h.run(GENERATOR_ENTRY_S, lambda d: d.drive(entry, field_relative=True))
-    here = drive.get_pose()
-    goal = Pose2d(
-        here.X() + offset[0],
-        here.Y() + offset[1],
-        here.rotation() + Rotation2d.fromDegrees(offset[2]),
-    )
-    to_pose = SwerveInput.of(lambda: 0.0, lambda: 0.0).drive_to(goal)
+    to_pose, goal = entered_then_driven_to(h, entry, offset)
     start, start_heading = setpoint(drive)
     if not generator:
         measured = drive.get_field_relative_speeds()
