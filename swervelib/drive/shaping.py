@@ -45,6 +45,9 @@ FACING_ENGAGE_RAD = math.radians(0.4)
 FACING_STUCK_YAW_RATE = 0.005
 FACING_STUCK_LOOPS = 5
 FACING_RELEASE_RAD = math.radians(0.1)
+# The turns to a heading that each keep their own floor (see RequestShaper.facing_rotation's rule).
+DRIVE_FACING = "drive_facing"
+HEADING_CORRECTION = "heading correction"
 # The floor: this fraction of the drive's top speed at the furthest wheel, above what a drive
 # without a kS feedforward needs to overcome static friction (drive_to's 2 % is 0.24 V of kV with
 # the example Krakens, against the simulated 0.2 V: the robot crawled, 2.9 s to within 0.5°).
@@ -58,6 +61,7 @@ class RequestShaper:
         self.held_heading: float | None = None  # radians, field frame
         self.facing_floor = False  # the floor of a turn to a heading is taken up
         self._stuck_loops = 0  # facing_rotation calls in a row that found the robot stuck
+        self._floor_rule = DRIVE_FACING  # the turn the floor's state is for
         self._last: tuple[float, float, float] | None = None  # field vx, vy, omega
         self._last_time = 0.0
 
@@ -77,6 +81,7 @@ class RequestShaper:
         loop_period: float,
         max_speed: float,
         max_angular_velocity: float,
+        rule: str = DRIVE_FACING,
     ) -> float:
         """The rotation (rad/s) ``drive_facing`` and heading correction ask for: ``omega`` (the
         heading PID's output, plus any turn-rate feedforward), raised to a floor while the floor
@@ -94,7 +99,17 @@ class RequestShaper:
         robot with little friction thus turns on the PID alone, as before, and a robot that the
         floor carried into the tolerance is not pushed again while within
         :data:`FACING_ENGAGE_RAD` (no limit cycle). An ``omega`` that turns away from the
-        heading (the PID's D braking an approach) is left as it is."""
+        heading (the PID's D braking an approach) is left as it is.
+
+        ``rule``: whose turn this is (:data:`DRIVE_FACING` or :data:`HEADING_CORRECTION`). A
+        floor taken up, or stuck loops counted, for one is not the other's: switching from
+        heading correction to ``drive_facing`` in consecutive loops, the robot turning after a
+        push to one heading would otherwise be pushed to the other at once, within
+        :data:`FACING_ENGAGE_RAD` and not stuck (0.245 rad/s past a heading 0.3° away, then
+        back at the same rate, measured)."""
+        if rule != self._floor_rule:
+            self._floor_rule = rule
+            self.facing_floor, self._stuck_loops = False, 0
         floor_speed = MIN_TURN_FRACTION * max_speed - rolling
         if floor_speed <= 0.0:
             self.facing_floor, self._stuck_loops = False, 0

@@ -58,7 +58,7 @@ from swervelib.drive.safety import (
     usable_rotation,
 )
 from swervelib.drive.setpoints import SetpointGenerator
-from swervelib.drive.shaping import RequestShaper
+from swervelib.drive.shaping import DRIVE_FACING, HEADING_CORRECTION, RequestShaper
 from swervelib.drive.stand_in import WheelStandIn
 from swervelib.drive.state import DriveState
 from swervelib.drive.switches import DriveSwitches
@@ -726,7 +726,7 @@ class SwerveDrive(DriveSwitches):
                 loop_period=self.loop_period,
                 autonomous=wpilib.DriverStation.isAutonomous(),
                 correct_heading=correct_heading,
-                turn_to=self._turn_to,
+                turn_to=self._correct_to,
             )
             vx, vy, omega = robot.vx, robot.vy, robot.omega
         elif field_relative:  # to the robot's frame: turned by minus the heading
@@ -880,14 +880,24 @@ class SwerveDrive(DriveSwitches):
         omega = self._turn_to(current, heading.radians(), math.hypot(vx, vy), turn_rate)
         self._drive(ChassisSpeeds(vx, vy, omega), field_relative, None, None, False)
 
+    def _correct_to(self, current: float, target: float, translation: float) -> float:
+        """Heading correction's turn: :meth:`_turn_to` with a push of its own (see
+        :meth:`~swervelib.drive.shaping.RequestShaper.facing_rotation`'s ``rule``)."""
+        return self._turn_to(current, target, translation, rule=HEADING_CORRECTION)
+
     def _turn_to(
-        self, current: float, target: float, translation: float, turn_rate: float = 0.0
+        self,
+        current: float,
+        target: float,
+        translation: float,
+        turn_rate: float = 0.0,
+        rule: str = DRIVE_FACING,
     ) -> float:
         """The rotation (rad/s) that holds or turns the robot from ``current`` to ``target``
         (radians) while it translates at ``translation`` m/s: the heading PID's, plus
         ``turn_rate`` (a feedforward), with the push a robot stuck short of its heading gets
         (:meth:`~swervelib.drive.shaping.RequestShaper.facing_rotation`). The one rule of both
-        ``drive_facing`` and heading correction."""
+        ``drive_facing`` and heading correction, each with its own push (``rule``)."""
         omega = self._heading_output(current, target)
         if turn_rate:
             omega += turn_rate
@@ -899,6 +909,7 @@ class SwerveDrive(DriveSwitches):
             self.loop_period,
             self.max_speed,
             self.max_angular_velocity,
+            rule,
         )
 
     def _lowest_ks_speed(self) -> float:

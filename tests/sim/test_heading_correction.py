@@ -161,3 +161,38 @@ def test_the_push_starts_afresh_with_each_heading_held() -> None:
     shape(0.03, 0.04, 0.5)  # the driver turns the robot
     assert not shaper.facing_floor
     assert shaper.held_heading is None
+
+
+def test_a_push_heading_correction_took_up_is_not_carried_into_drive_facing(
+    configs: dict[str, Path],
+) -> None:
+    """Heading correction pushes a robot stuck short of its held heading; the driver then holds
+    a drive_facing button (the next loop) for a heading 0.3° from the robot's, within the 0.4°
+    beyond which drive_facing ever pushes (FACING_ENGAGE_RAD). drive_facing turns by the PID
+    alone, as it does from rest, and the robot is not pushed. Before, the push heading
+    correction had taken up was drive_facing's too (one state for both): its first command was
+    the push's (0.245-0.263 rad/s) until within 0.1° of the new heading."""
+    with simulated(configs[KRAKEN], initial_pose=START) as h:
+        drive = h.drive
+        floor = shaping.MIN_TURN_FRACTION * drive.max_angular_velocity
+        speed = 0.01 * drive.max_speed
+        rows = _pushed(h, 0.01, LOOP)
+        for _ in range(100):  # on until heading correction takes up its push
+            if drive._shaper.facing_floor:
+                break
+            h.loop(lambda d: d.drive(ChassisSpeeds(speed, 0.0, 0.0), field_relative=True))
+            h.observe()
+            rows.append((0.0, drive.get_state().desired[2], []))
+        assert drive._shaper.facing_floor, [row[1] for row in rows]
+        pushing = abs(rows[-1][1])
+        target = drive.get_heading() + Rotation2d.fromDegrees(math.copysign(0.3, rows[-1][1]))
+        commands = []
+        for _ in range(10):
+            h.loop(lambda d: d.drive_facing(speed, 0.0, target))
+            h.observe()
+            commands.append(drive.get_state().desired[2])
+        print(
+            f"\n[{KRAKEN}] heading correction pushing at {pushing:.3f} rad/s; then drive_facing "
+            f"0.3° away: {', '.join(f'{omega:+.3f}' for omega in commands)} rad/s"
+        )
+        assert all(abs(omega) < 0.5 * floor for omega in commands)
