@@ -313,24 +313,32 @@ def remaining_time(distance: float, speed: float, top: float, acceleration: floa
     away), takes to stop on it at ``acceleration`` (> 0) and at most ``top``: the time-optimal
     trapezoid (above its braking curve: the time to brake)."""
     if speed < 0.0:  # stop first, then from rest from further away
-        return -speed / acceleration + remaining_time(
+        seconds = -speed / acceleration + remaining_time(
             distance + speed * speed / (2.0 * acceleration), 0.0, top, acceleration
         )
-    peak = min(top, math.sqrt(acceleration * distance + speed * speed / 2.0))
-    if speed >= peak:
-        return speed / acceleration
-    ramps = (peak * peak - speed * speed) / (2.0 * acceleration) + peak * peak / (
-        2.0 * acceleration
-    )
-    return (peak - speed) / acceleration + peak / acceleration + (distance - ramps) / peak
+    else:
+        peak = min(top, math.sqrt(acceleration * distance + speed * speed / 2.0))
+        if speed >= peak:
+            return speed / acceleration
+        ramps = (peak * peak - speed * speed) / (2.0 * acceleration) + peak * peak / (
+            2.0 * acceleration
+        )
+        seconds = (peak - speed) / acceleration + peak / acceleration + (distance - ramps) / peak
+    # (an acceleration so small that the ramps overflow gives inf - inf: no end in sight)
+    return math.inf if math.isnan(seconds) else seconds
 
 
 def unhurried_rate(remaining: float, seconds: float, acceleration: float) -> float:
     """The slowest top speed at which a profile ``remaining`` (≥ 0) from its goal, from rest,
     reaches it within ``seconds`` at ``acceleration`` (> 0): ``w`` with ``remaining / w +
-    w / acceleration = seconds``; infinite where none does (or ``seconds`` ≤ 0)."""
-    reach = acceleration * seconds
-    discriminant = reach * reach - 4.0 * acceleration * remaining
-    if seconds <= 0.0 or discriminant < 0.0:
+    w / acceleration = seconds``; infinite where none does (or ``seconds`` ≤ 0).
+
+    Written as the smaller root's product form, ``2 remaining / (seconds (1 + √(1 - 4 remaining /
+    (acceleration seconds²))))``, which neither cancels nor overflows for a huge acceleration
+    (the difference of two near roots gave 0 or -inf for a 90° turn at 1e20 rad/s²)."""
+    if not (seconds > 0.0 and acceleration > 0.0):
         return math.inf
-    return (reach - math.sqrt(discriminant)) / 2.0
+    ratio = 4.0 * remaining / acceleration / seconds / seconds
+    if not ratio <= 1.0:  # (NaN too)
+        return math.inf
+    return 2.0 * remaining / (seconds * (1.0 + math.sqrt(1.0 - ratio)))

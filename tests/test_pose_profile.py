@@ -19,10 +19,12 @@ from swervelib.pose_profile import (
     braking_need,
     limited_step,
     module_budget,
+    remaining_time,
     shared_accelerations,
     shared_step,
     trailing_turn,
     turn_still_to_come,
+    unhurried_rate,
 )
 
 distances = st.floats(0.0, 10.0)
@@ -342,3 +344,47 @@ def test_shared_accelerations_brake_short_of_where_the_turn_will_still_go() -> N
     assert need > braking_need(0.9, 0.71, 0.02)
     shares = shared_accelerations(2.0, 0.71, 1.5, 1.5, 1.5, (0.0, 0.9), 0.02, (0.0, 0.05))
     assert shares == pytest.approx((1.5 - need, need))
+
+
+@pytest.mark.parametrize("acceleration", [1e6, 1e16, 1e17, 1e20, 1e154, 1e200, 1e308])
+def test_unhurried_rate_at_a_huge_acceleration_is_the_turn_over_the_time(
+    acceleration: float,
+) -> None:
+    """With no time spent speeding up or braking, the slowest rate that ends a 90° turn in 1 s
+    is 90° a second. The difference of the two roots cancelled (1.0 at 1e16, 0.0 at 1e20) and
+    overflowed (-inf from 1e154): ``drive_to(max_turn_acceleration=1e200)`` crawled at its floor."""
+    rate = unhurried_rate(math.pi / 2, 1.0, acceleration)
+    assert math.isclose(rate, math.pi / 2, rel_tol=1e-5), rate
+
+
+@pytest.mark.parametrize(
+    ("remaining", "seconds", "acceleration"),
+    [
+        (math.nan, 1.0, 1.0),
+        (1.0, math.nan, 1.0),
+        (1.0, 1.0, math.nan),
+        (1.0, 1.0, 0.0),
+        (1.0, -1.0, 1.0),
+        (math.inf, 1.0, 1.0),
+        (1.0, 1e-200, 1e-200),
+    ],
+)
+def test_unhurried_rate_without_an_answer_is_infinite(
+    remaining: float, seconds: float, acceleration: float
+) -> None:
+    """No rate ends the turn in time (or the figures are not numbers): infinite, which leaves
+    drive_to's own top rate in force; never NaN, never an exception."""
+    assert unhurried_rate(remaining, seconds, acceleration) == math.inf
+
+
+@pytest.mark.parametrize(
+    ("distance", "speed", "top", "acceleration"),
+    [(0.0, -0.3, 0.3, 5e-324), (0.0, -1.0, 1.0, 1e-320), (1e300, -1e200, 1.0, 1e-300)],
+)
+def test_remaining_time_at_a_vanishing_acceleration_is_infinite_not_nan(
+    distance: float, speed: float, top: float, acceleration: float
+) -> None:
+    """An acceleration so small that the ramps overflow: no end in sight (inf). It gave NaN
+    (inf - inf), which only ``min``'s argument order kept out of drive_to's turn rate."""
+    seconds = remaining_time(distance, speed, top, acceleration)
+    assert seconds == math.inf, seconds
