@@ -87,9 +87,25 @@ def test_heading_correction_translating_slowly_returns_to_its_heading(
         entered = next(i for i, row in enumerate(rows) if abs(row[0]) < SETTLED)
         floor = shaping.MIN_TURN_FRACTION * h.drive.max_angular_velocity
         assert all(abs(row[1]) < 0.5 * floor for row in rows[entered + 10 :])
-        # Settled, no module turns: every angle set-point stays where it is.
+        # Settled, no module turns by more than the command turns it: at 1 % of top speed the
+        # heading PID's residual (0.001-0.003 rad/s, stepping with the IMU's resolution) still
+        # angles each module by about ω·r/v, under a degree, and the set-points follow it. A
+        # module moving further than the last second's largest command can take it (twice that
+        # angle: a command crossing zero) turns for another reason. (A fixed 0.5° held in 20
+        # runs here, 0.17-0.43° moved, and failed in one run of the whole suite: compared unwrapped,
+        # a module at 359.4° that the command crossing zero took to 0.6° had "moved" 358.8°.)
         first = rows[-50][2]
-        assert all(row[2] == pytest.approx(first, abs=0.5) for row in rows[-50:])
+        speed = 0.01 * h.drive.max_speed
+        arm = max(m.norm() for m in h.drive.kinematics.getModules())
+        turned = max(abs(row[1]) for row in rows[-50:])
+        bound = math.degrees(2.0 * turned * arm / speed) + 0.1
+        moved = max(
+            abs(math.remainder(a - b, 360.0))  # (359.8° to 0.2° is 0.4°)
+            for row in rows[-50:]
+            for a, b in zip(row[2], first, strict=True)
+        )
+        assert bound < 5.0, bound  # (the command itself is small)
+        assert moved <= bound, (moved, bound)
 
 
 def test_heading_correction_idle_after_a_push_leaves_the_modules_alone(
