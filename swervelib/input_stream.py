@@ -68,7 +68,6 @@ from swervelib.pose_profile import (
     shared_accelerations,
     shared_step,
     steered_fraction,
-    steering_lag_samples,
     trailing_turn,
     translation_still_to_come,
     turn_still_to_come,
@@ -98,35 +97,20 @@ MIN_POSE_FRACTION = 0.02
 # behind them; the turn 40-58 ms behind a command falling at 2π rad/s², driving at 1-2 m/s).
 # On the spot the wheels' speeds make the turn, fed forward through kA: no lag.
 TRANSLATING_TURN_LAG_S = 0.05
-# (at the all-REV robot's steering lag, STEERING_LAG_S; without the setpoint generator, scaled by
-# the square root of the lag measured over it: in proportion, on the Spark MAX robot's 72 ms the
-# turn braked early and crept to the heading, arriving 15-28 % later; unscaled it turned
-# 0.5-0.6° past the heading; the square root did neither on the cases measured)
 # Without the setpoint generator, turning while translating (pose_profile.steered_fraction):
-# * how long (s) the modules' steering trails its targets: measured on the robot while drive_to
-#   drives it (each loop, each rolling module's angle short of its target over the rate its
-#   target turns at: pose_profile.steering_lag_samples; the loop's median, smoothed by
-#   STEERING_LAG_GAIN), from STEERING_LAG_S (the all-REV robot's 38-41 ms) until then. Measured
-#   in simulation: all-REV 41 ms, Spark MAX (deploy/swerve) 72 ms, Kraken (deploy/
-#   kraken_cancoder_pigeon2) 72 ms. The translation's direction in the robot's frame turns the
-#   other way at the turn rate, so the wheels point this much of the turn behind it: the robot's
-#   velocity is the command turned by ``turn rate × lag`` the way it turns, and is commanded
-#   turned back by as much (less what the drive's own skew compensation turns it back by);
-# * how long the part of a change of the translation that the modules steer (rather than drive)
-#   trails it, in steering lags: braking at 3 m/s² while turning at π rad/s (half of it steered),
-#   the all-REV robot went 0.1 m/s faster than its command, about 52 ms behind it. Its braking
-#   curve is taken from where it will have gone (pose_profile.translation_still_to_come). Over
-#   the mapped moves (0.5-3 m, 90-180°, from rest and entered at 1 m/s) on the all-REV robot, 3
-#   lags (0.12 s) passed the pose by at most 0.86 cm, 2 by 1.8 cm, and 4 by 0.94 cm and arrived
-#   up to 3.4 % later.
+# * how long (s) the modules' steering trails its targets (measured in simulation: 38-41 ms, the
+#   all-REV robot). The translation's direction in the robot's frame turns the other way at the
+#   turn rate, so the wheels point this much of the turn behind it: the robot's velocity is the
+#   command turned by ``turn rate × STEERING_LAG_S`` the way it turns, and is commanded turned
+#   back by as much;
+# * how long (s) the part of a change of the translation that the modules steer (rather than
+#   drive) trails it: braking at 3 m/s² while turning at π rad/s (half of it steered), the robot
+#   went 0.1 m/s faster than its command, about 52 ms behind it. Its braking curve is taken from
+#   where it will have gone (pose_profile.translation_still_to_come). Over the mapped moves
+#   (0.5-3 m, 90-180°, from rest and entered at 1 m/s) 0.12 s passed the pose by at most 0.86 cm,
+#   0.08 s by 1.8 cm, and 0.16 s by 0.94 cm and arrived up to 3.4 % later.
 STEERING_LAG_S = 0.04
-STEERED_TRANSLATION_LAGS = 3.0
-STEERING_LAG_GAIN = 0.1
-# A module counts towards the steering lag when asked for this part of the drive's top speed at
-# least and its target turns at least this fast (rad/s): slower, its angle error is the steering
-# loop's noise and static friction, not its lag.
-STEERING_SAMPLE_SPEED_FRACTION = 0.05
-STEERING_SAMPLE_RATE = 0.5
+STEERED_TRANSLATION_LAG_S = 0.12
 # Translating and turning at once without the setpoint generator, the turn ends this long (s)
 # before the translation would at its own limits, and no sooner: once the turn's command is at
 # rest, what its modules have not yet steered of its last changes (steering that stops short of
@@ -179,10 +163,6 @@ class _Running:
         # lag, see STEERING_LAG_S), and the velocity it was sent for (another: start again).
         self.pose_sent = ((0.0, 0.0), (0.0, 0.0))
         self.pose_time: float | None = None  # when the last drive-to-pose command was given (s)
-        # The modules' steering lag measured so far (s; see STEERING_LAG_S), and the loop's
-        # timestamp and module targets it was last measured from.
-        self.steering_lag = STEERING_LAG_S
-        self.steering_seen: tuple[float, tuple[tuple[float, float], ...]] | None = None
         self.at_target = False
 
 
@@ -241,19 +221,6 @@ def _turned(vector: tuple[float, float], angle: float) -> tuple[float, float]:
     """``vector`` turned anticlockwise by ``angle`` (rad)."""
     cos, sin = math.cos(angle), math.sin(angle)
     return vector[0] * cos - vector[1] * sin, vector[0] * sin + vector[1] * cos
-
-
-def _skew_turn_back(drive: SwerveDrive) -> float:
-    """The angle (rad) the drive's own angular-velocity (skew) compensation turns this loop's
-    request back by: the measured yaw rate times its coefficient, when on in this mode (the
-    request is taken into the robot's frame that much further round)."""
-    options = drive.options
-    compensating = (
-        options.angular_velocity_compensation_auto
-        if wpilib.DriverStation.isAutonomous()
-        else options.angular_velocity_compensation_teleop
-    )
-    return drive.yaw_rate * options.angular_velocity_coefficient if compensating else 0.0
 
 
 def _shaped(x: float, y: float, curve: Curve, scale: float) -> tuple[float, float]:
@@ -666,7 +633,6 @@ class SwerveInput:
         assert self.pose_target is not None
         goal = self.pose_target()
         pose = drive.get_pose()
-        self._measure_steering(drive)
         problem = pose_problem(goal, None)
         if problem is not None:
             # No goal this loop (NaN, infinite, beyond 1 km: a distance that overflows): brake to
@@ -679,8 +645,7 @@ class SwerveInput:
             # with it (translating, it trails it), so that the next good goal brakes from where
             # the robot then turns, not from the rate it had when the goal was lost.
             translating = running.pose_velocity != (0.0, 0.0)
-            turn_lag = TRANSLATING_TURN_LAG_S * self._lag_scale(drive) if translating else 0.0
-            self._expected_turn(turn_lag, drive.loop_period)
+            self._expected_turn(TRANSLATING_TURN_LAG_S if translating else 0.0, drive.loop_period)
             self._expected_velocity(
                 self._translation_lag(drive, pose, running.pose_turn), drive.loop_period
             )
@@ -702,7 +667,7 @@ class SwerveInput:
         radius = _radius(drive) if generator is not None and both else 0.0
         last_turn = running.pose_turn
         # Without the generator, turning, the translation trails a falling command where the
-        # modules steer its changes (STEERED_TRANSLATION_LAGS): the velocity expected of the robot.
+        # modules steer its changes (STEERED_TRANSLATION_LAG_S): the velocity expected of the robot.
         lag_now = self._translation_lag(drive, pose, last_turn)
         going = self._expected_velocity(lag_now, dt)
         moving_towards = 0.0
@@ -736,7 +701,7 @@ class SwerveInput:
         # and it may be seen to turn faster or slower than that (pose_profile.turn_still_to_come,
         # over the braking at the acceleration it brakes at). Braking from where it was, it
         # turned 6.1° past the heading entered turning at 2 rad/s, 2 m from the pose.
-        lag = TRANSLATING_TURN_LAG_S * self._lag_scale(drive) if distance > tolerance else 0.0
+        lag = TRANSLATING_TURN_LAG_S if distance > tolerance else 0.0
         expected = self._expected_turn(lag, dt)
         braking = shares(0.0)[1] if sharing else turn_acceleration
         ahead = turn - turn_still_to_come(last_turn, expected, drive.yaw_rate, lag, braking)
@@ -813,54 +778,17 @@ class SwerveInput:
         running.pose_velocity_expected = (expected, last)
         return expected
 
-    def _measure_steering(self, drive: SwerveDrive) -> None:
-        """Without the setpoint generator, the modules' steering lag (STEERING_LAG_S) as this
-        loop shows it: the median of :func:`~swervelib.pose_profile.steering_lag_samples`'s,
-        the running one moved towards it by STEERING_LAG_GAIN."""
-        running = self._running
-        if drive.options.setpoint_limits is not None:
-            running.steering_seen = None
-            return
-        state = drive.get_state()
-        targets = tuple((float(speed), float(angle)) for speed, angle in state.targets)
-        seen, running.steering_seen = running.steering_seen, (state.timestamp, targets)
-        if seen is None or not 0.0 < state.timestamp - seen[0] <= STALE_POSE_COMMAND_S:
-            return
-        samples = sorted(
-            steering_lag_samples(
-                seen[1],
-                targets,
-                state.angles_deg,
-                state.timestamp - seen[0],
-                STEERING_SAMPLE_SPEED_FRACTION * drive.max_speed,
-                STEERING_SAMPLE_RATE,
-            )
-        )
-        if samples:
-            middle = len(samples) // 2
-            median = (samples[middle] + samples[~middle]) / 2.0
-            running.steering_lag += (median - running.steering_lag) * STEERING_LAG_GAIN
-
-    def _lag_scale(self, drive: SwerveDrive) -> float:
-        """What TRANSLATING_TURN_LAG_S is scaled by: the square root of the steering lag
-        measured over STEERING_LAG_S (the all-REV robot's, which it was measured at); 1 under
-        the setpoint generator (not measured there)."""
-        if drive.options.setpoint_limits is not None:
-            return 1.0
-        return math.sqrt(self._running.steering_lag / STEERING_LAG_S)
-
     def _translation_lag(self, drive: SwerveDrive, pose: Pose2d, turn: float) -> float:
         """How long (s) the robot's translation trails the last drive-to-pose command's when it
-        turns at ``turn`` (rad/s): without the setpoint generator, STEERED_TRANSLATION_LAGS
-        steering lags (measured: see STEERING_LAG_S) times the part of its changes the modules
-        steer (:func:`~swervelib.pose_profile.steered_fraction`); none under it (the generator
-        paces the modules itself)."""
+        turns at ``turn`` (rad/s): without the setpoint generator, STEERED_TRANSLATION_LAG_S times
+        the part of its changes the modules steer (:func:`~swervelib.pose_profile.
+        steered_fraction`); none under it (the generator paces the modules itself)."""
         if drive.options.setpoint_limits is not None:
             return 0.0
         robot = Translation2d(*self._running.pose_velocity).rotateBy(-pose.rotation())
         locations = [(m.X(), m.Y()) for m in drive.kinematics.getModules()]
         steered = steered_fraction((robot.X(), robot.Y()), turn, locations)
-        return STEERED_TRANSLATION_LAGS * self._running.steering_lag * steered
+        return STEERED_TRANSLATION_LAG_S * steered
 
     def _pose_limits(self, drive: SwerveDrive) -> tuple[float, float]:
         """The acceleration limits (m/s², rad/s²): drive_to's, or the drive's own
@@ -942,17 +870,12 @@ class SwerveInput:
             # its braking curve is on (sent as it was, at 3 rad/s it went 7° off that line, and
             # the command across that corrected it, turned in its turn, added to its speed
             # towards the pose); the command still changes by at most the limit step.
-            # The drive's own skew compensation, when on, turns it back too (the yaw rate times
-            # its coefficient): drive_to turns it back by what that leaves of the lag measured
-            # (forward, where the coefficient is the larger), so the two make one turn-back.
             if running.pose_sent[1] == last_sent:  # (else a fresh start: from the robot's own)
                 last_sent = running.pose_sent[0]
-            # (the turn over the steering's lag, less the drive's own turn-back)
-            turn_back = omega * running.steering_lag - _skew_turn_back(drive)
-            sent = _turned(sent, -turn_back)
+            sent = _turned(sent, -omega * STEERING_LAG_S)
             sent_x, sent_y = limited_step(last_sent, sent, linear_limit * dt)
             sent = (sent_x, sent_y)
-            vx, vy = _turned(sent, turn_back)
+            vx, vy = _turned(sent, omega * STEERING_LAG_S)
         running.pose_velocity = (vx, vy)
         running.pose_sent = (sent, (vx, vy))
         running.pose_turn = omega
@@ -963,8 +886,7 @@ class SwerveInput:
             return
         # The change of command is this loop's acceleration: fed forward through the drive's kA,
         # the robot keeps up with the braking curve instead of trailing it (and overshooting).
-        # (the drive's field-to-robot turn this loop, its skew compensation's included)
-        heading = pose.rotation() + Rotation2d(_skew_turn_back(drive))
+        heading = pose.rotation()  # (the drive's field-to-robot turn this loop)
         change = ((sent[0] - last_sent[0]) / dt, (sent[1] - last_sent[1]) / dt)
         command = ChassisSpeeds(sent[0], sent[1], omega)
         acceleration = ChassisSpeeds.fromFieldRelativeSpeeds(

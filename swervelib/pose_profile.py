@@ -27,12 +27,8 @@ turn (rad, rad/s, rad/s²) alike:
   translation is steered rather than driven (across each module's velocity), and steering lags:
   the robot went 0.1 m/s faster than a command braking at 3 m/s² while turning at π rad/s, and
   passed the pose by 4.8 cm from rest 1 m away with 170° to turn (10.3 cm entered at 1 m/s). Its
-  braking curve is taken from where it will have gone (see ``STEERED_TRANSLATION_LAGS`` in
+  braking curve is taken from where it will have gone (see ``STEERED_TRANSLATION_LAG_S`` in
   :mod:`swervelib.input_stream`).
-* :func:`steering_lag_samples`: how long each module's steering trails its target, seen in one
-  loop (its angle short of the target over the target's rate), from which drive_to measures the
-  robot's own steering lag instead of taking one simulated robot's (41 ms all-REV, 72 ms on the
-  Spark MAX and Kraken example robots).
 * :func:`remaining_time` and :func:`unhurried_rate`: when the translation would end, and the
   slowest top turn rate that still ends the turn by a time. Without the generator the turn ends
   shortly before the translation rather than as soon as it can: steering that stops short of its
@@ -172,9 +168,6 @@ def shared_accelerations(
 # The least of the module acceleration left for the profiles, however fast the robot turns and
 # translates (the frame's turn can ask for more than the whole budget: braking must go on).
 MIN_BUDGET_FRACTION = 0.25
-# The longest steering lag (s) a loop's sample is believed: further behind, its target jumped
-# (a reversal, a module starting to roll) rather than turned (measured lags: 35-90 ms).
-MAX_STEERING_LAG_S = 0.25
 
 
 def module_budget(
@@ -264,40 +257,6 @@ def steered_fraction(
         wheel = math.hypot(mx, my)
         steered += ((vx * my - vy * mx) / (speed * wheel)) ** 2 if wheel > 0.0 else 1.0
     return steered / len(locations)
-
-
-def steering_lag_samples(
-    previous: Sequence[tuple[float, float]],
-    targets: Sequence[tuple[float, float]],
-    angles_deg: Sequence[float],
-    dt: float,
-    min_speed: float,
-    min_rate: float,
-) -> list[float]:
-    """How long (s) each module's steering trails its target, seen in one loop: the angle it is
-    short of its target (``targets``: the modules' last (m/s, degrees) targets; ``angles_deg``:
-    their measured angles) over the rate its target turns at (from ``previous``, the targets
-    ``dt`` s before): a steering loop that trails its target by ``lag`` s is short of a target
-    turning at ``rate`` by ``lag × rate``. Only modules asked for at least ``min_speed`` (m/s)
-    whose target turns at least ``min_rate`` (rad/s); the angles modulo 180° (an optimised
-    target is reversed), and a module that is ahead of its target or more than
-    :data:`MAX_STEERING_LAG_S` behind it (a target that jumped) gives nothing."""
-    if dt <= 0.0:
-        return []
-    samples = []
-    for (_, before), (speed, target), angle in zip(previous, targets, angles_deg, strict=False):
-        rate = math.radians(_half_turn(target - before)) / dt
-        if abs(speed) < min_speed or abs(rate) < min_rate:
-            continue
-        lag = math.radians(_half_turn(target - angle)) / rate
-        if 0.0 <= lag <= MAX_STEERING_LAG_S:
-            samples.append(lag)
-    return samples
-
-
-def _half_turn(degrees: float) -> float:
-    """``degrees`` wrapped to [-90, 90): a module angle's difference, whichever way it rolls."""
-    return (degrees + 90.0) % 180.0 - 90.0
 
 
 def translation_still_to_come(speed: float, lag: float) -> float:
