@@ -67,9 +67,7 @@ from swervelib.pose_profile import (
     remaining_time,
     shared_accelerations,
     shared_step,
-    steered_fraction,
     trailing_turn,
-    translation_still_to_come,
     turn_still_to_come,
     unhurried_rate,
 )
@@ -97,20 +95,6 @@ MIN_POSE_FRACTION = 0.02
 # behind them; the turn 40-58 ms behind a command falling at 2π rad/s², driving at 1-2 m/s).
 # On the spot the wheels' speeds make the turn, fed forward through kA: no lag.
 TRANSLATING_TURN_LAG_S = 0.05
-# Without the setpoint generator, turning while translating (pose_profile.steered_fraction):
-# * how long (s) the modules' steering trails its targets (measured in simulation: 38-41 ms, the
-#   all-REV robot). The translation's direction in the robot's frame turns the other way at the
-#   turn rate, so the wheels point this much of the turn behind it: the robot's velocity is the
-#   command turned by ``turn rate × STEERING_LAG_S`` the way it turns, and is commanded turned
-#   back by as much;
-# * how long (s) the part of a change of the translation that the modules steer (rather than
-#   drive) trails it: braking at 3 m/s² while turning at π rad/s (half of it steered), the robot
-#   went 0.1 m/s faster than its command, about 52 ms behind it. Its braking curve is taken from
-#   where it will have gone (pose_profile.translation_still_to_come). Over the mapped moves
-#   (0.5-3 m, 90-180°, from rest and entered at 1 m/s) 0.12 s passed the pose by at most 0.86 cm,
-#   0.08 s by 1.8 cm, and 0.16 s by 0.94 cm and arrived up to 3.4 % later.
-STEERING_LAG_S = 0.04
-STEERED_TRANSLATION_LAG_S = 0.12
 # Translating and turning at once without the setpoint generator, the turn ends this long (s)
 # before the translation would at its own limits, and no sooner: once the turn's command is at
 # rest, what its modules have not yet steered of its last changes (steering that stops short of
@@ -157,11 +141,6 @@ class _Running:
         # The robot's turn rate expected from its drive-to-pose commands (rad/s; see
         # pose_profile.trailing_turn), and the last command it follows (another: start again).
         self.pose_turn_expected = (0.0, 0.0)
-        # The same for its field velocity (m/s, field frame; see _expected_velocity).
-        self.pose_velocity_expected = ((0.0, 0.0), (0.0, 0.0))
-        # The last drive-to-pose command as sent (field frame, m/s: turned back by the steering's
-        # lag, see STEERING_LAG_S), and the velocity it was sent for (another: start again).
-        self.pose_sent = ((0.0, 0.0), (0.0, 0.0))
         self.pose_time: float | None = None  # when the last drive-to-pose command was given (s)
         self.at_target = False
 
@@ -215,12 +194,6 @@ def _reachable(
     assert reach.speeds is not None
     reached = ChassisSpeeds.fromRobotRelativeSpeeds(reach.speeds, heading)
     return reached.vx, reached.vy, reached.omega
-
-
-def _turned(vector: tuple[float, float], angle: float) -> tuple[float, float]:
-    """``vector`` turned anticlockwise by ``angle`` (rad)."""
-    cos, sin = math.cos(angle), math.sin(angle)
-    return vector[0] * cos - vector[1] * sin, vector[0] * sin + vector[1] * cos
 
 
 def _shaped(x: float, y: float, curve: Curve, scale: float) -> tuple[float, float]:
@@ -646,9 +619,6 @@ class SwerveInput:
             # the robot then turns, not from the rate it had when the goal was lost.
             translating = running.pose_velocity != (0.0, 0.0)
             self._expected_turn(TRANSLATING_TURN_LAG_S if translating else 0.0, drive.loop_period)
-            self._expected_velocity(
-                self._translation_lag(drive, pose, running.pose_turn), drive.loop_period
-            )
             self._pose_command(drive, pose, (0.0, 0.0), 0.0, self._pose_limits(drive), speeds)
             return
         error = goal.translation() - pose.translation()
@@ -666,13 +636,6 @@ class SwerveInput:
         both = distance > tolerance and abs(turn) > angle_tolerance
         radius = _radius(drive) if generator is not None and both else 0.0
         last_turn = running.pose_turn
-        # Without the generator, turning, the translation trails a falling command where the
-        # modules steer its changes (STEERED_TRANSLATION_LAG_S): the velocity expected of the robot.
-        lag_now = self._translation_lag(drive, pose, last_turn)
-        going = self._expected_velocity(lag_now, dt)
-        moving_towards = 0.0
-        if distance > 1e-9:
-            moving_towards = (going[0] * error.X() + going[1] * error.Y()) / distance
 
         def shares(lead: float) -> tuple[float, float]:
             # Translating and turning at once, each module needs both: the module budget
@@ -708,6 +671,8 @@ class SwerveInput:
         if sharing:
             acceleration, turn_acceleration = shares((turn - ahead) * math.copysign(1.0, turn))
         speed = omega = 0.0
+        if distance > tolerance:
+            speed = approach_speed(distance, self.pose_max_speed, acceleration, dt)
         if abs(turn) > angle_tolerance:
             top_turn = self.pose_max_turn_rate
             if generator is None and distance > tolerance:  # (see TURN_ENDS_BEFORE_S)
@@ -719,14 +684,6 @@ class SwerveInput:
                     unhurried_rate(abs(ahead), ends - TURN_ENDS_BEFORE_S, turn_acceleration),
                 )
             omega = approach_speed(abs(ahead), top_turn, turn_acceleration, dt)
-        if distance > tolerance:
-            # The translation brakes on its curve from where the robot will have gone, at the
-            # larger of the lags now and at the turn rate about to be asked for: speeding the turn
-            # up while braking, the lag grows (the curve would then fall faster than it can brake).
-            coming = math.copysign(max(abs(last_turn), omega), ahead)
-            lag = max(lag_now, self._translation_lag(drive, pose, coming))
-            remaining = distance - translation_still_to_come(moving_towards, lag)
-            speed = approach_speed(max(0.0, remaining), self.pose_max_speed, acceleration, dt)
         # Outside the tolerance, never slower than the floor (MIN_POSE_FRACTION): each on its own,
         # or, translating and turning at once under the generator, the fastest module (the turn
         # over the radius at which the drive's top turn rate is its top speed): the translation
@@ -741,9 +698,7 @@ class SwerveInput:
         else:
             speed = max(speed, floor) if distance > tolerance else 0.0
             omega = max(omega, floor / arm) if abs(turn) > angle_tolerance else 0.0
-        # (short of the heading, the robot's turn still to come at most brings the command to
-        # rest: turned back, a robot that then stops short turns on to it again)
-        omega = math.copysign(omega, ahead) if ahead * turn > 0.0 else 0.0
+        omega = math.copysign(omega, ahead)
         wanted = (0.0, 0.0)
         if distance > 1e-9:
             wanted = (error.X() / distance * speed, error.Y() / distance * speed)
@@ -762,33 +717,6 @@ class SwerveInput:
         expected = trailing_turn(expected, last_turn, lag, dt)
         running.pose_turn_expected = (expected, last_turn)
         return expected
-
-    def _expected_velocity(self, lag: float, dt: float) -> tuple[float, float]:
-        """The field velocity (m/s) expected of the robot after this loop from the drive-to-pose
-        commands it follows, trailing them by ``lag`` (s): as :meth:`_expected_turn`."""
-        running = self._running
-        last = running.pose_velocity
-        expected, following = running.pose_velocity_expected
-        if following != last:  # (a fresh start: the robot's own velocity)
-            expected = last
-        expected = (
-            trailing_turn(expected[0], last[0], lag, dt),
-            trailing_turn(expected[1], last[1], lag, dt),
-        )
-        running.pose_velocity_expected = (expected, last)
-        return expected
-
-    def _translation_lag(self, drive: SwerveDrive, pose: Pose2d, turn: float) -> float:
-        """How long (s) the robot's translation trails the last drive-to-pose command's when it
-        turns at ``turn`` (rad/s): without the setpoint generator, STEERED_TRANSLATION_LAG_S times
-        the part of its changes the modules steer (:func:`~swervelib.pose_profile.
-        steered_fraction`); none under it (the generator paces the modules itself)."""
-        if drive.options.setpoint_limits is not None:
-            return 0.0
-        robot = Translation2d(*self._running.pose_velocity).rotateBy(-pose.rotation())
-        locations = [(m.X(), m.Y()) for m in drive.kinematics.getModules()]
-        steered = steered_fraction((robot.X(), robot.Y()), turn, locations)
-        return STEERED_TRANSLATION_LAG_S * steered
 
     def _pose_limits(self, drive: SwerveDrive) -> tuple[float, float]:
         """The acceleration limits (m/s², rad/s²): drive_to's, or the drive's own
@@ -863,43 +791,22 @@ class SwerveInput:
             omega = last_omega + (omega - last_omega) * turn_scale
             if vx != 0.0 or vy != 0.0 or omega != 0.0:
                 vx, vy, omega = _reachable(drive, generator, (vx, vy, omega), pose.rotation())
-        sent, last_sent = (vx, vy), (last_vx, last_vy)
-        if generator is None:
-            # The velocity above is the robot's: turning, it is commanded turned back by what the
-            # steering's lag turns it by (STEERING_LAG_S), so that the robot goes along the line
-            # its braking curve is on (sent as it was, at 3 rad/s it went 7° off that line, and
-            # the command across that corrected it, turned in its turn, added to its speed
-            # towards the pose); the command still changes by at most the limit step.
-            if running.pose_sent[1] == last_sent:  # (else a fresh start: from the robot's own)
-                last_sent = running.pose_sent[0]
-            sent = _turned(sent, -omega * STEERING_LAG_S)
-            sent_x, sent_y = limited_step(last_sent, sent, linear_limit * dt)
-            sent = (sent_x, sent_y)
-            vx, vy = _turned(sent, omega * STEERING_LAG_S)
         running.pose_velocity = (vx, vy)
-        running.pose_sent = (sent, (vx, vy))
         running.pose_turn = omega
         running.pose_turn_expected = (running.pose_turn_expected[0], omega)
-        running.pose_velocity_expected = (running.pose_velocity_expected[0], (vx, vy))
         if vx == vy == omega == 0.0:
             drive.drive(ChassisSpeeds())  # holding still
             return
         # The change of command is this loop's acceleration: fed forward through the drive's kA,
         # the robot keeps up with the braking curve instead of trailing it (and overshooting).
+        command = ChassisSpeeds(vx, vy, omega)
         heading = pose.rotation()  # (the drive's field-to-robot turn this loop)
-        change = ((sent[0] - last_sent[0]) / dt, (sent[1] - last_sent[1]) / dt)
-        command = ChassisSpeeds(sent[0], sent[1], omega)
-        acceleration = ChassisSpeeds.fromFieldRelativeSpeeds(
-            ChassisSpeeds(change[0], change[1], (omega - last_omega) / dt), heading
+        acceleration = ChassisSpeeds(
+            (vx - last_vx) / dt, (vy - last_vy) / dt, (omega - last_omega) / dt
         )
-        robot = ChassisSpeeds.fromFieldRelativeSpeeds(command, heading)
-        if generator is None:
-            # In the robot's frame a field velocity held while turning turns the other way: each
-            # module's speed changes by that too (-ω × v), which its feedforward now includes.
-            acceleration = ChassisSpeeds(
-                acceleration.vx + omega * robot.vy,
-                acceleration.vy - omega * robot.vx,
-                acceleration.omega,
-            )
-        feedforwards = module_accelerations(drive.kinematics, robot, acceleration)
+        feedforwards = module_accelerations(
+            drive.kinematics,
+            ChassisSpeeds.fromFieldRelativeSpeeds(command, heading),
+            ChassisSpeeds.fromFieldRelativeSpeeds(acceleration, heading),
+        )
         drive.drive(command, field_relative=True, feedforwards=feedforwards)
