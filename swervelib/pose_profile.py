@@ -76,6 +76,12 @@ def limited_step(
     return tuple(v + c * scale for v, c in zip(last, change, strict=True))
 
 
+# Below this speed (m/s) a wanted velocity has no direction approach_step can brake along: a
+# subnormal one's length rounds so far that dividing by it gave no unit vector ((5e-324, 5e-324)
+# over its length 5e-324 is (1, 1)), and the step left the last velocity by 1.41 of a 1.0 step.
+MIN_DIRECTION_SPEED = 1e-12
+
+
 def approach_step(
     last: tuple[float, float], wanted: tuple[float, float], step: float
 ) -> tuple[float, float]:
@@ -85,9 +91,12 @@ def approach_step(
     velocity towards the line: turning a velocity that crosses the line (entered while moving
     across, or swinging in) does not hold it above its braking curve, which passed the goal."""
     speed = math.hypot(*wanted)
-    ux, uy = (wanted[0] / speed, wanted[1] / speed) if speed > 0.0 else (0.0, 0.0)
+    if speed < MIN_DIRECTION_SPEED:  # (no direction to brake along: see the constant)
+        vx, vy = limited_step(last, wanted, step)
+        return vx, vy
+    ux, uy = wanted[0] / speed, wanted[1] / speed
     along = last[0] * ux + last[1] * uy
-    if speed == 0.0 or along <= speed:
+    if along <= speed:
         vx, vy = limited_step(last, wanted, step)
         return vx, vy
     brake = min(along - speed, step)

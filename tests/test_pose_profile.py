@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 
 from swervelib.pose_profile import (
     MIN_BUDGET_FRACTION,
+    MIN_DIRECTION_SPEED,
     approach_speed,
     approach_step,
     braking_need,
@@ -220,12 +221,28 @@ def test_an_approach_step_brakes_along_the_line_first(
     result = approach_step(last, wanted, step)
     assert math.dist(result, last) <= step * (1 + 1e-9) + 1e-12
     speed = math.hypot(*wanted)
-    if speed == 0.0:
+    if speed < MIN_DIRECTION_SPEED:  # no direction (a subnormal's products underflow): one step
+        assert result == limited_step(last, wanted, step)
         return
     along = (last[0] * wanted[0] + last[1] * wanted[1]) / speed
     if along > speed:
         after = (result[0] * wanted[0] + result[1] * wanted[1]) / speed
         assert after == pytest.approx(along - min(step, along - speed), rel=1e-9, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("last", "wanted", "step"),
+    [((0.0, 1.0), (5e-324, 5e-324), 1.0), ((1.0, 0.0), (5e-324, 0.0), 0.5)],
+)
+def test_an_approach_step_towards_a_subnormal_velocity_is_one_step(
+    last: tuple[float, float], wanted: tuple[float, float], step: float
+) -> None:
+    """Found by hypothesis: towards (5e-324, 5e-324) from (0, 1) with a step of 1.0, the step
+    went to (-1, 0), 1.41 away (the wanted velocity's length rounded to 5e-324 and its
+    "direction" came out as (1, 1)). A wanted velocity that small is at rest: one step there."""
+    result = approach_step(last, wanted, step)
+    assert math.dist(result, last) <= step * (1 + 1e-9)
+    assert result == limited_step(last, wanted, step)
 
 
 def test_an_approach_step_across_the_line() -> None:
