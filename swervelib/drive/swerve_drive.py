@@ -1174,11 +1174,15 @@ class SwerveDrive(DriveSwitches):
 
         Refused (counted per reason in ``vision.refused``, shown on the ``Swerve vision`` Alert):
         a pose that is not finite or is off :attr:`field`, a timestamp more than 0.1 s ahead of
-        the robot's clock or more than 1.5 s old, std devs that are not three finite numbers ≥ 0.
+        the robot's clock or more than 1.5 s old, a timestamp before the last pose reset
+        (``reset_pose``, ``zero_heading``, ``reset_translation``, ``reset_rotation``) or the
+        drive's creation, std devs that are not three finite numbers ≥ 0. A frame taken before a
+        reset would be fused against the reset pose as if the robot had not moved since the
+        frame (WPILib's estimator keeps no history from before it).
         """
         gate = self.vision
         now = wpilib.Timer.getFPGATimestamp()
-        problem = gate.problem(pose, timestamp, std_devs, now, self.field)
+        problem = gate.problem(pose, timestamp, std_devs, now, self.field, self._reset_time)
         if problem is not None:
             gate.refuse(*problem)
             return False

@@ -40,8 +40,11 @@ class VisionGate:
         std_devs: Sequence[float] | None,
         now: float,
         field: FieldArea | None,
+        start: float,
     ) -> tuple[str, str] | None:
-        """``(reason, explanation)`` when the measurement must be refused, else None."""
+        """``(reason, explanation)`` when the measurement must be refused, else None. ``start``
+        is when the pose was last set (a pose reset, or the drive's creation): a frame taken
+        before it was seen from a pose in the old frame, which the estimator no longer holds."""
         problem = pose_problem(pose, field)
         if problem is not None:
             return problem
@@ -51,6 +54,11 @@ class VisionGate:
             return "timestamp in the future", f"timestamp {timestamp - now:.3f} s in the future"
         if timestamp < now - MAX_AGE_S:
             return "timestamp too old", f"timestamp {now - timestamp:.3f} s old (max {MAX_AGE_S} s)"
+        if timestamp < start:
+            return "taken before the pose reset", (
+                f"timestamp {start - timestamp:.3f} s before the pose was last set"
+                " (a pose reset, or the drive's start)"
+            )
         if std_devs is not None:
             if len(std_devs) != 3:
                 return "bad std devs", f"{len(std_devs)} std devs, expected 3 (x, y, heading)"

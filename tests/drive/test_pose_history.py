@@ -206,6 +206,35 @@ def test_a_vision_measurement_given_between_a_reset_and_the_next_loop_is_used() 
         assert all(0.4 < x < 0.55 for x in moved), moved
 
 
+@pytest.mark.parametrize("reset", list(RESETS))
+def test_a_vision_frame_taken_before_a_reset_is_refused(reset: str) -> None:
+    """A frame taken before a reset saw the robot before it; WPILib's estimator, its history
+    emptied, would fuse it against the reset pose as if the robot had not moved since the frame
+    (0.5 s of driving here). It is refused on the Alert, and a frame taken at the reset is used."""
+    with simulated() as h:
+        loops = record(h, 0.5, curving)
+        drive = h.drive
+        frame_time, frame_pose = loops[-6]  # 0.1 s old when the reset comes
+        refused = drive.vision.refused["taken before the pose reset"]  # the drive is shared
+        moved: list[float] = []
+
+        def reset_then_see(d: SwerveDrive) -> None:
+            RESETS[reset](d)
+            kept = d.get_pose()
+            assert not d.add_vision_measurement(frame_pose, frame_time, (0.01, 0.01, 0.01))
+            moved.append(
+                d.estimator.getEstimatedPosition().translation().distance(kept.translation())
+            )
+            now = wpilib.Timer.getFPGATimestamp()
+            assert d.add_vision_measurement(kept, now, (0.01, 0.01, 0.01))  # at the reset: used
+
+        h.loop(reset_then_see)
+        assert moved == [0.0]
+        assert drive.vision.refused["taken before the pose reset"] == refused + 1
+        h.observe()
+        assert any("before the pose was last set" in text for text in alert_texts()), alert_texts()
+
+
 def test_reset_translation_keeps_the_heading_and_the_simulated_robot_its_own() -> None:
     with simulated() as h:
         record(h, 0.6, curving)
