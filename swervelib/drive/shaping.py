@@ -70,6 +70,10 @@ class RequestShaper:
         measured speeds, and heading correction holds ``heading`` (None: the next heading)."""
         self._last = None
         self.held_heading = heading
+        self._let_go_of_floor()
+
+    def _let_go_of_floor(self) -> None:
+        """The floor of a turn to a heading is let go, and the count of stuck loops starts again."""
         self.facing_floor, self._stuck_loops = False, 0
 
     def facing_rotation(
@@ -109,15 +113,15 @@ class RequestShaper:
         back at the same rate, measured)."""
         if rule != self._floor_rule:
             self._floor_rule = rule
-            self.facing_floor, self._stuck_loops = False, 0
+            self._let_go_of_floor()
         floor_speed = MIN_TURN_FRACTION * max_speed - rolling
         if floor_speed <= 0.0:
-            self.facing_floor, self._stuck_loops = False, 0
+            self._let_go_of_floor()
             return omega
         floor = floor_speed * max_angular_velocity / max_speed  # over the furthest wheel's radius
         size = -error if error < 0.0 else error
         if size <= FACING_RELEASE_RAD + abs(yaw_rate) * loop_period:
-            self.facing_floor, self._stuck_loops = False, 0
+            self._let_go_of_floor()
         elif not self.facing_floor:
             if (
                 size > FACING_ENGAGE_RAD
@@ -160,12 +164,12 @@ class RequestShaper:
                 held = self.held_heading
                 if held is None and -SETTLED_YAW_RATE < yaw_rate < SETTLED_YAW_RATE:
                     self.held_heading = held = heading  # the spin let go of has died out
-                    self.facing_floor, self._stuck_loops = False, 0  # a new heading
+                    self._let_go_of_floor()  # a new heading
                 if held is not None:
                     omega = turn_to(heading, held, math.hypot(vx, vy))
             else:  # turning (or standing): the heading to hold is taken once it settles
                 self.held_heading = None
-                self.facing_floor, self._stuck_loops = False, 0
+                self._let_go_of_floor()
         else:
             self.held_heading = None
         linear, angular = options.max_linear_acceleration, options.max_angular_acceleration
