@@ -1,9 +1,10 @@
-"""A simulated person's hands over NetworkTables, for calibrating a `robotpy sim` robot.
+"""A simulated person's hands over NetworkTables, for calibrating or tilting a `robotpy sim` robot.
 
 The calibration procedures need someone to turn modules, roll wheels and rotate the
-robot by hand. In ``robotpy sim`` the robot runs in its own process, so the actions travel over
-NetworkTables: the robot's physics runs a :class:`SimHands` bridge (the example's ``physics.py``
-does), and a person-simulating program uses :class:`HandsClient`::
+robot by hand; code that acts on the robot's tilt needs it put on a ramp. In ``robotpy sim`` the
+robot runs in its own process, so the actions travel over NetworkTables: the robot's physics runs
+a :class:`SimHands` bridge (the example's ``physics.py`` does), and a person-simulating program
+uses :class:`HandsClient`::
 
     hands = HandsClient("localhost")
     hands.turn_module("frontleft", 30.0)      # degrees, counter-clockwise seen from above
@@ -11,6 +12,8 @@ does), and a person-simulating program uses :class:`HandsClient`::
     hands.rotate_robot(45.0)                  # degrees, counter-clockwise
     hands.point_wheels_forward()              # every wheel back to facing the robot's front
                                               # (each turned the short way round)
+    hands.tilt_robot(12.0, -5.0)              # degrees: pitch (front down), roll (left side up),
+                                              # held until tilted again; (0, 0) stands it level
 
 Each call waits until the robot has done it, and raises :class:`HandsRefused` (with the robot's
 reason) if the robot refused it. Only simulations listen.
@@ -22,7 +25,9 @@ The protocol. A command is a JSON object on the string topic ``/swervelib/sim/ha
 ``id`` is a whole number from 1 to 2**53 − 1, new for each command (a command whose id equals the
 previous one is the same command sent again, and is ignored). ``action`` is one of
 :data:`ACTIONS`; ``turn_module`` and ``roll_wheel`` need ``corner`` and ``amount``,
-``rotate_robot`` needs ``amount``, ``point_wheels_forward`` nothing; any other field is refused.
+``rotate_robot`` needs ``amount``, ``point_wheels_forward`` nothing, ``tilt_robot`` ``pitch`` and
+``roll`` (degrees, :meth:`~swervelib.sim.swerve_sim.SwerveSim.set_tilt`'s: the tilt itself, not a
+change of it); any other field is refused.
 The robot answers on the integer topic ``/swervelib/sim/hands/done``:
 
 * ``id`` — done;
@@ -41,7 +46,10 @@ exception in ``physics.py`` ends ``robotpy sim``): text over :data:`MAX_COMMAND_
 booleans where numbers are expected, unknown actions, corners and fields, and amounts beyond what a
 hand does at once — ±:data:`~swervelib.sim.swerve_sim.MAX_HAND_TURN_DEG` degrees (ten turns) for a
 module or the robot, ±:data:`~swervelib.sim.swerve_sim.MAX_HAND_ROLL_M` metres for a wheel — so
-the simulated robot's pose, module angles and wheel positions stay finite and sensible.
+the simulated robot's pose, module angles and wheel positions stay finite and sensible; pitches
+beyond ±:data:`~swervelib.sim.swerve_sim.MAX_PITCH_DEG` and rolls beyond
+±:data:`~swervelib.sim.swerve_sim.MAX_ROLL_DEG` degrees (the Euler angles' ranges); and any tilt
+when the IMU's simulator cannot show one (the phoenix5 Pigeon IMU's).
 :attr:`SimHands.errors` keeps the last :data:`MAX_ERRORS` reasons and
 :attr:`SimHands.errors_dropped` counts the older ones.
 """
@@ -66,13 +74,20 @@ if TYPE_CHECKING:
 COMMAND_TOPIC: Final = "/swervelib/sim/hands/command"
 DONE_TOPIC: Final = "/swervelib/sim/hands/done"
 ERROR_TOPIC: Final = "/swervelib/sim/hands/error"
-ACTIONS: Final = ("turn_module", "roll_wheel", "rotate_robot", "point_wheels_forward")
+ACTIONS: Final = (
+    "turn_module",
+    "roll_wheel",
+    "rotate_robot",
+    "point_wheels_forward",
+    "tilt_robot",
+)
 # the fields each action takes besides "id" and "action"
 FIELDS: Final[dict[str, tuple[str, ...]]] = {
     "turn_module": ("corner", "amount"),
     "roll_wheel": ("corner", "amount"),
     "rotate_robot": ("amount",),
     "point_wheels_forward": (),
+    "tilt_robot": ("pitch", "roll"),
 }
 MAX_COMMAND_CHARS: Final = 1000  # a real command is under 300 (a corner name is at most 100)
 MAX_ID: Final = 2**53 - 1  # exact in every JSON implementation; -id fits the integer topic
@@ -235,12 +250,16 @@ class SimHands:
                 sim.roll_wheel_by_hand(name, self._amount(command, action))
             elif action == "rotate_robot":
                 sim.rotate_robot_by_hand(self._amount(command, action))
+            elif action == "tilt_robot":  # set_tilt checks both angles before anything changes
+                sim.set_tilt(command["pitch"], command["roll"])
             else:
                 for each, angle in sim.true_module_angles.items():  # the short way round
                     sim.turn_module_by_hand(each, -math.remainder(angle.degrees(), 360.0))
         except KeyError as error:
             return printable(str(error.args[0] if error.args else error), 200)
         except (TypeError, ValueError) as error:
+            return printable(str(error), 200)
+        except NotImplementedError as error:  # a tilt the IMU's simulator cannot show
             return printable(str(error), 200)
         return None
 
@@ -328,3 +347,8 @@ class HandsClient:
 
     def point_wheels_forward(self, timeout: float = 5.0) -> None:
         self._send(timeout, action="point_wheels_forward")
+
+    def tilt_robot(self, pitch_deg: float, roll_deg: float, timeout: float = 5.0) -> None:
+        """Tilt the robot to ``pitch_deg`` (positive with the front down) and ``roll_deg``
+        (positive with the left side up), held until tilted again: ``(0, 0)`` stands it level."""
+        self._send(timeout, action="tilt_robot", pitch=pitch_deg, roll=roll_deg)

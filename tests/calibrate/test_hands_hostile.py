@@ -6,7 +6,9 @@ instance on a free localhost port. Each hostile command comes from a separate Ne
 instance over TCP, as any program on the network could send it. Every one must be refused with a
 short printable reason, answered (``-id`` on the done topic when an id can be read, the reason on
 the error topic), leave the simulated robot exactly where it was, and never raise out of ``poll()``
-(which would end ``robotpy sim``).
+(which would end ``robotpy sim``). The same holds for ``tilt_robot``, whose refusals include a
+tilt the robot's IMU cannot show (a phoenix5 Pigeon IMU, on a second robot: REV ids 31 to 38,
+Pigeon 30); a valid tilt is what the drive then reads from its IMU.
 
 The calibration front end gets the same treatment from a hostile *robot*: module names, values and
 strings it publishes are printed by ``python -m swervelib calibrate`` only escaped and cut short.
@@ -418,6 +420,165 @@ def test_the_hands_client_is_told_of_a_refusal_and_valid_commands_still_work(
     after = robot.h.sim.true_module_angles["module1"].degrees()
     assert after - before == pytest.approx(30.0, abs=1e-6)
     assert robot.hands.applied == 2 and robot.h.sim.true_yaw_deg == 0.0
+
+
+# -- tilt_robot: a ramp under the robot, from outside --------------------------------------------
+def as_person(robot: Robot, actions: Callable[[], None]) -> None:
+    """Run ``actions`` (a person's HandsClient calls) in a thread while the robot polls, as
+    ``robotpy sim``'s physics does; raise here whatever the person met."""
+    failures: list[BaseException] = []
+
+    def person() -> None:
+        try:
+            actions()
+        except BaseException as error:  # reported by the main thread
+            failures.append(error)
+
+    thread = threading.Thread(target=person)
+    thread.start()
+    wait_for(lambda: not thread.is_alive(), "the person to finish", robot.poll)
+    if failures:
+        raise failures[0]
+
+
+def tilt_read(robot: Robot) -> tuple[float, float]:
+    """The (pitch, roll) the drive reads from its IMU after a robot loop (a navX takes a tilt in
+    on its next update)."""
+    robot.h.run(0.02)
+    pitch, roll = robot.h.drive.get_pitch(), robot.h.drive.get_roll()
+    assert pitch is not None and roll is not None
+    return pitch.degrees(), roll.degrees()
+
+
+def answered(robot: Robot, hostile: Hostile, text: str, expected: int) -> None:
+    """Publish ``text`` and poll the robot until the done topic says ``expected``."""
+    hostile.command.set(text)
+    hostile.nt.flush()
+    wait_for(lambda: hostile.done.get() == expected, f"the answer {expected}", robot.poll)
+
+
+def test_the_hands_client_tilts_the_robot_and_the_drive_reads_it(
+    server: tuple[Any, int], robot: Robot
+) -> None:
+    client = HandsClient("127.0.0.1", port=server[1])
+    try:
+        as_person(robot, lambda: client.tilt_robot(12.0, -5.0))  # onto a ramp
+        assert robot.h.sim.true_tilt_deg == (12.0, -5.0)
+        on_the_ramp = tilt_read(robot)
+        as_person(robot, lambda: client.tilt_robot(0.0, 0.0))  # and off it
+        assert robot.h.sim.true_tilt_deg == (0.0, 0.0)
+        level = tilt_read(robot)
+    finally:
+        client.close()
+    assert on_the_ramp == pytest.approx((12.0, -5.0), abs=1e-4)
+    assert level == pytest.approx((0.0, 0.0), abs=1e-4)
+    assert robot.hands.applied == 2 and not robot.hands.errors
+
+
+@pytest.mark.parametrize(
+    ("fields", "says", "command_id"),
+    [
+        ({"pitch": math.nan, "roll": 0.0}, "a pitch must be a finite number", 601),
+        ({"pitch": 0.0, "roll": -math.inf}, "a roll must be a finite number", 602),
+        ({"pitch": 1e300, "roll": 0.0}, "within ±90°, not 1e+300", 603),
+        ({"pitch": 0.0, "roll": 10**400}, "a roll must be a finite number", 604),
+        (
+            {"pitch": 90.001, "roll": 0.0},
+            "a pitch must be a finite number of degrees within ±90°",
+            605,
+        ),
+        (
+            {"pitch": 0.0, "roll": -180.5},
+            "a roll must be a finite number of degrees within ±180°",
+            606,
+        ),
+        ({"pitch": True, "roll": 0.0}, "not bool", 607),
+        ({"pitch": 5.0, "roll": "3"}, "not str", 608),
+        ({"pitch": [5.0], "roll": 1.0}, "not list", 609),
+        ({"pitch": 5.0}, "tilt_robot needs roll", 610),
+        ({"pitch": 5.0, "roll": 1.0, "amount": 3.0}, "tilt_robot takes no field 'amount'", 611),
+    ],
+    ids=[
+        "NaN",
+        "-Infinity",
+        "1e300",
+        "400 digits",
+        "pitch beyond 90",
+        "roll beyond 180",
+        "boolean",
+        "string",
+        "array",
+        "missing roll",
+        "unknown field",
+    ],
+)
+def test_a_bad_tilt_is_refused_and_the_robot_stays_as_tilted(
+    robot: Robot, hostile: Hostile, fields: dict[str, object], says: str, command_id: int
+) -> None:
+    robot.h.sim.set_tilt(3.0, -4.0)  # already on a ramp: a refused tilt leaves it there
+    before = tilt_read(robot)
+    text = command(command_id, "tilt_robot", **fields)
+    message = assert_refused(robot, hostile, text, command_id)
+    assert says in message, message
+    assert robot.h.sim.true_tilt_deg == (3.0, -4.0)
+    assert tilt_read(robot) == before == pytest.approx((3.0, -4.0), abs=1e-4)
+
+
+def test_the_tilt_bounds_are_exact(robot: Robot, hostile: Hostile) -> None:
+    """Pitch ±90° and roll ±180° (the Euler angles' ranges) are done; just beyond, refused."""
+    answered(robot, hostile, command(612, "tilt_robot", pitch=90.0, roll=180.0), 612)
+    answered(robot, hostile, command(613, "tilt_robot", pitch=-90.0, roll=-180.0), 613)
+    assert robot.hands.applied == 2 and robot.h.sim.true_tilt_deg == (-90.0, -180.0)
+    answered(robot, hostile, command(614, "tilt_robot", pitch=90.0 + 1e-9, roll=0.0), -614)
+    answered(robot, hostile, command(615, "tilt_robot", pitch=0.0, roll=-180.0 - 1e-9), -615)
+    assert len(robot.hands.errors) == 2 and robot.h.sim.true_tilt_deg == (-90.0, -180.0)
+
+
+@pytest.fixture(scope="module")
+def rev_pigeon(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """REV modules (CAN ids 31..38) on the original Pigeon IMU (phoenix5, CAN id 30), whose
+    simulator cannot be tilted."""
+    directory = polygon_config(tmp_path_factory.mktemp("pigeon") / "swerve", 4, first_id=31)
+    path = directory / "swervedrive.json"
+    drive = json.loads(path.read_text())
+    drive["imu"] = {"type": "pigeon", "id": 30, "canbus": None}
+    path.write_text(json.dumps(drive, indent=2))
+    return directory
+
+
+def test_a_tilt_the_phoenix5_pigeon_cannot_show_is_refused_and_the_robot_keeps_going(
+    server: tuple[Any, int], rev_pigeon: Path
+) -> None:
+    instance, port = server
+    refusals: list[str] = []
+    with simulated(rev_pigeon, enabled=False) as h:
+        hands = SimHands(h.sim, instance)
+        robot = Robot(h, hands, instance)
+        client = HandsClient("127.0.0.1", port=port)
+
+        def person() -> None:
+            try:
+                client.tilt_robot(10.0, 0.0)
+            except HandsRefused as refusal:
+                refusals.append(str(refusal))
+            client.rotate_robot(30.0)  # the hands still work
+
+        try:
+            as_person(robot, person)
+            level = (h.drive.get_pitch(), h.drive.get_roll())
+        finally:
+            client.close()
+            hands.close()
+    assert len(refusals) == 1, refusals
+    assert_printable(refusals[0])
+    assert refusals[0].startswith("hands command ") and " refused: " in refusals[0]
+    assert "the phoenix5 simulator cannot tilt a Pigeon IMU" in refusals[0], refusals[0]
+    assert list(hands.errors) == refusals
+    assert hands.applied == 1 and h.sim.true_yaw_deg == pytest.approx(30.0)
+    assert h.sim.true_tilt_deg == (0.0, 0.0)
+    pitch, roll = level  # the Pigeon reads level
+    assert pitch is not None and roll is not None
+    assert (pitch.degrees(), roll.degrees()) == (0.0, 0.0)
 
 
 # -- SwerveSim: the by-hand methods guard their inputs -------------------------------------------
