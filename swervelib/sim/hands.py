@@ -49,7 +49,9 @@ module or the robot, ±:data:`~swervelib.sim.swerve_sim.MAX_HAND_ROLL_M` metres 
 the simulated robot's pose, module angles and wheel positions stay finite and sensible; pitches
 beyond ±:data:`~swervelib.sim.swerve_sim.MAX_PITCH_DEG` and rolls beyond
 ±:data:`~swervelib.sim.swerve_sim.MAX_ROLL_DEG` degrees (the Euler angles' ranges); and any tilt
-when the IMU's simulator cannot show one (the phoenix5 Pigeon IMU's).
+when the IMU's simulator cannot show one (the phoenix5 Pigeon IMU's). An exception the simulation
+itself raises while doing a valid command is answered too, with the command's id, as an
+``internal error``.
 :attr:`SimHands.errors` keeps the last :data:`MAX_ERRORS` reasons and
 :attr:`SimHands.errors_dropped` counts the older ones.
 """
@@ -257,10 +259,10 @@ class SimHands:
                     sim.turn_module_by_hand(each, -math.remainder(angle.degrees(), 360.0))
         except KeyError as error:
             return printable(str(error.args[0] if error.args else error), 200)
-        except (TypeError, ValueError) as error:
-            return printable(str(error), 200)
-        except NotImplementedError as error:  # a tilt the IMU's simulator cannot show
-            return printable(str(error), 200)
+        except (TypeError, ValueError, NotImplementedError) as error:  # NotImplementedError:
+            return printable(str(error), 200)  # a tilt the IMU's simulator cannot show
+        except Exception as error:  # answered with the command's id: the sender is not left waiting
+            return f"internal error ({_error_text(error)})"
         return None
 
     @staticmethod

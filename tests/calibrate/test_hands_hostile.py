@@ -378,6 +378,21 @@ def test_a_missing_field_is_refused(robot: Robot, hostile: Hostile) -> None:
     assert "roll_wheel needs corner" in message
 
 
+def test_a_command_the_simulation_fails_at_is_answered_by_its_id(
+    robot: Robot, hostile: Hostile, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An exception the simulation raises while doing a valid command (a bug, not a bad
+    command) is refused with the command's id, so the sender learns of it at once instead of
+    waiting out its time-out; poll() still never raises."""
+
+    def broken(amount: float) -> None:
+        raise RuntimeError("simulator fault\x1b[5m")
+
+    monkeypatch.setattr(robot.h.sim, "rotate_robot_by_hand", broken)
+    message = assert_refused(robot, hostile, command(529, amount=10.0), 529)
+    assert "internal error (RuntimeError: simulator fault\\x1b[5m)" in message, message
+
+
 def test_a_flood_of_refusals_keeps_only_the_last_reasons(robot: Robot, hostile: Hostile) -> None:
     hands = robot.hands
     for index in range(MAX_ERRORS + 7):
