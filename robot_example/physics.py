@@ -6,7 +6,7 @@ configuration: by default the robot that deploy/swerve describes correctly. Put 
 built differently from its configuration — a reversed motor, swapped CAN ids — and watch the
 spec's symptoms appear.
 
-Hand actions for calibration (turn a module, roll a wheel, rotate the robot) arrive over
+Hand actions for calibration (turn a module, roll a wheel, rotate the robot), and a tilt, arrive over
 NetworkTables through `swervelib.sim.hands.SimHands`, so `python -m swervelib calibrate` can be
 practised against this simulated robot with a program playing the person (`HandsClient`).
 
