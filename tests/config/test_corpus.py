@@ -20,6 +20,7 @@ from tests.config.corpus import (
     CORPUS,
     DRIVEN,
     EXPECTATIONS,
+    LOADS,
     UNSUPPORTED,
     runnable,
 )
@@ -34,7 +35,7 @@ def test_the_corpus_is_large_and_varied() -> None:
         assert f"`{name}`" in sources or f"| {name} " in sources, f"{name} has no source"
 
 
-@pytest.mark.parametrize("name", DRIVEN)
+@pytest.mark.parametrize("name", LOADS)
 def test_a_folder_yagsl_accepts_loads_and_passes_check(name: str, tmp_path: Path) -> None:
     """Also a broken folder that `migrate` upgrades (MIGRATES), once migrated."""
     directory = runnable(name, tmp_path)
@@ -72,18 +73,27 @@ def test_a_folder_swervelib_cannot_build_says_why(name: str) -> None:
     assert any("not supported: no RobotPy package" in p.message for p in caught.value.problems)
 
 
-@pytest.mark.parametrize("name", sorted(n for n in DRIVEN if "values" in EXPECTATIONS[n]))
+@pytest.mark.parametrize("name", sorted(n for n in LOADS if "values" in EXPECTATIONS[n]))
 def test_a_folder_reads_the_devices_and_values_it_names(name: str, tmp_path: Path) -> None:
     """The IMU, every module's device types and its cosine compensation, as the files write them
-    (the folders added for a type or field no other folder used: expectations.json `values`)."""
+    (the folders added for a type or field no other folder used: expectations.json `values`; an
+    `encoder` given by module name where the modules differ)."""
     values = EXPECTATIONS[name]["values"]
     config = load_directory(runnable(name, tmp_path))
     assert config.drive.imu.type == values["imu"]
     for module in config.modules:
+        encoder = values["encoder"]
+        expected_encoder = encoder[module.name] if isinstance(encoder, dict) else encoder
         types = (module.drive.type, module.angle.type, module.encoder.type)
-        assert types == (values["drive"], values["angle"], values["encoder"]), module.name
+        assert types == (values["drive"], values["angle"], expected_encoder), module.name
         cosine = values.get("useCosineCompensator", True)
         assert module.use_cosine_compensator is cosine, module.name
+
+
+def test_a_folder_that_does_not_drive_says_why() -> None:
+    """Every folder that loads drives in simulation, unless its expectation gives the reason."""
+    for name in sorted(set(LOADS) - set(DRIVEN)):
+        assert len(EXPECTATIONS[name].get("no_drive", "")) > 20, name
 
 
 def _warnings(name: str) -> tuple[Problem, ...]:
