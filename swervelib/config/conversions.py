@@ -22,6 +22,7 @@ from swervelib.config.model import (
     DriveConversion,
     ResolvedConversion,
 )
+from swervelib.config.native_counts import PER_ROTATION, FactorUnits, per_count
 
 PHYSICAL_FILE = "modules/physicalproperties.json"
 
@@ -53,9 +54,13 @@ def warn_stale_legacy(parent: ObjectView, key: str) -> None:
     )
 
 
-def read_conversion_factors(parent: ObjectView) -> ConversionFactors:
-    """``conversionFactors`` of a module file or physicalproperties.json, as written (each field
-    checked against its range; problems go to the file)."""
+def read_conversion_factors(
+    parent: ObjectView, units: FactorUnits = PER_ROTATION
+) -> ConversionFactors:
+    """``conversionFactors`` of a module file or physicalproperties.json (each field checked
+    against its range; problems go to the file). A ``factor`` written per native count (``units``:
+    YAGSL's unit for a Talon SRX, :mod:`swervelib.config.native_counts`) is returned per motor
+    rotation, as every other is."""
     view = parent.obj("conversionFactors", required=False)
     if view is None:
         return ConversionFactors()
@@ -63,23 +68,23 @@ def read_conversion_factors(parent: ObjectView) -> ConversionFactors:
     drive = DriveConversion()
     angle_view = view.obj("angle", required=False)
     if angle_view is not None:
+        angle_range = per_count(bounds.ANGLE_FACTOR, units.angle)
         angle = AngleConversion(
             gear_ratio=angle_view.number(
                 "gearRatio", 0.0, minimum=0, within=bounds.ANGLE_GEAR_RATIO
             ),
-            factor=angle_view.number("factor", 0.0, minimum=0, within=bounds.ANGLE_FACTOR),
+            factor=angle_view.number("factor", 0.0, minimum=0, within=angle_range) * units.angle,
         )
         angle_view.finish()
     drive_view = view.obj("drive", required=False)
     if drive_view is not None:
+        drive_range = per_count(bounds.DRIVE_METRES_PER_ROTATION, units.drive)
         drive = DriveConversion(
             gear_ratio=drive_view.number(
                 "gearRatio", 0.0, minimum=0, within=bounds.DRIVE_GEAR_RATIO
             ),
             diameter_in=drive_view.number("diameter", 0.0, minimum=0, within=bounds.WHEEL_DIAMETER),
-            factor=drive_view.number(
-                "factor", 0.0, minimum=0, within=bounds.DRIVE_METRES_PER_ROTATION
-            ),
+            factor=drive_view.number("factor", 0.0, minimum=0, within=drive_range) * units.drive,
         )
         drive_view.finish()
     view.finish()

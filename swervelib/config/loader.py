@@ -68,6 +68,7 @@ from swervelib.config.model import (
     SwerveConfig,
 )
 from swervelib.config.names import module_name_problem, read_canbus
+from swervelib.config.native_counts import PER_ROTATION, FactorUnits, shared_units, units_for
 from swervelib.config.steering import KEY as steering_key
 from swervelib.config.steering import read_steering
 from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
@@ -296,11 +297,32 @@ class _Loader:
     def error_count(self) -> int:
         return sum(1 for p in self.problems if p.severity is Severity.ERROR)
 
-    def conversion_factors(self, parent: ObjectView) -> ConversionFactors | None:
-        """``conversionFactors`` as written (None when it has errors, already reported)."""
+    def conversion_factors(
+        self, parent: ObjectView, units: FactorUnits = PER_ROTATION
+    ) -> ConversionFactors | None:
+        """``conversionFactors``, per motor rotation (None when it has errors, already reported);
+        ``units``: what its ``factor``s are written per (a Talon SRX's native counts)."""
         errors_before = self.error_count()
-        factors = read_conversion_factors(parent)
+        factors = read_conversion_factors(parent, units)
         return factors if self.error_count() == errors_before else None
+
+    def peek_factor_units(self, names: list[tuple[str, FileContext, int]]) -> FactorUnits:
+        """The units of physicalproperties.json's ``factor``s, from the motor types the module
+        files name (read quietly here: :meth:`module_file` reports their problems)."""
+        units = []
+        for name, _, _ in names:
+            types: list[object] = [None, None]
+            try:
+                raw = read_file(self.directory / MODULES_DIR / f"{name}.json", limit=MAX_FILE_BYTES)
+                root = parse(raw.decode("utf-8-sig"), trailing=True).value
+            except (UnreadableFile, UnicodeDecodeError, JSONSyntaxError):
+                root = None
+            if isinstance(root, dict):
+                for index, key in enumerate(("angle", "drive")):
+                    device = root.get(key)
+                    types[index] = device.get("type") if isinstance(device, dict) else None
+            units.append(units_for(types[0], types[1]))
+        return shared_units(units)
 
     def drive_file(self) -> tuple[DriveConfig | None, list[tuple[str, FileContext, int]]]:
         file = self.open(DRIVE_FILE, required=True)
@@ -438,7 +460,9 @@ class _Loader:
         offset = root.number("absoluteEncoderOffset", 0.0, within=bounds.ABSOLUTE_ENCODER_OFFSET)
         location = self.location(root)
         legacy = has_legacy(root)
-        own = self.conversion_factors(root)
+        own = self.conversion_factors(
+            root, units_for(angle.type if angle else None, drive.type if drive else None)
+        )
         cosine = root.boolean("useCosineCompensator", True)
         conversion = None
         if own is not None and physical is not None:
@@ -572,8 +596,11 @@ class _Loader:
             return None
         return DriveFeedforward(ks, kv, ka)
 
-    def physical_file(self) -> tuple[PhysicalProperties | None, ConversionFactors | None]:
-        """The physical properties, and their conversion factors (None when those had errors)."""
+    def physical_file(
+        self, units: FactorUnits = PER_ROTATION
+    ) -> tuple[PhysicalProperties | None, ConversionFactors | None]:
+        """The physical properties, and their conversion factors (None when those had errors);
+        ``units``: what their ``factor``s are written per (see :meth:`peek_factor_units`)."""
         file = self.open(PHYSICAL_FILE, required=False)
         root = file.root() if file else None
         if root is None:
@@ -582,7 +609,7 @@ class _Loader:
         self.physical_root = root
         default = PhysicalProperties()
         self.physical_legacy = has_legacy(root, PHYSICAL_LEGACY_KEYS)
-        factors = self.conversion_factors(root)
+        factors = self.conversion_factors(root, units)
 
         def pair(key: str, value: Any, **bounds: Any) -> Any:
             return type(value)(*root.pair(key, (value.drive, value.angle), **bounds))
@@ -657,7 +684,7 @@ class _Loader:
                 [Problem(str(directory), "", f"configuration directory {what}")], str(directory)
             )
         drive, names = self.drive_file()
-        physical, factors = self.physical_file()
+        physical, factors = self.physical_file(self.peek_factor_units(names))
         modules = [self.module_file(name, file, index, factors) for name, file, index in names]
         if self.physical_legacy and self.physical_root is not None and None not in modules:
             warn_stale_legacy(self.physical_root, self.physical_legacy)

@@ -19,6 +19,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from swervelib.config.native_counts import counts_per_rotation
 from tests.waits import read_config
 
 VARIANTS = ("high", "low")
@@ -48,11 +49,14 @@ def at_bounds(directory: Path, variant: str) -> None:
     (``maxSpeed`` is set by :func:`set_max_speed` once the free speeds are known)."""
     high = variant == "high"
     modules = directory / "modules"
+    # A Talon SRX's factor is written per native count, as YAGSL reads it (native_counts).
+    drive_type = json.loads((modules / "frontleft.json").read_text())["drive"]["type"]
+    counts = counts_per_rotation(drive_type)
 
     def physical(data: dict[str, Any]) -> None:
         data["conversionFactors"] = {
             "angle": {"gearRatio": 1000 if high else 0.1},
-            "drive": {"factor": 1 if high else 0.001},
+            "drive": {"factor": (1 if high else 0.001) / counts},
         }
         limit, ramp, friction = (500, 10, 16) if high else (1, 0.001, 0)
         data["currentLimit"] = {"drive": limit, "angle": limit}
