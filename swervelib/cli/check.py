@@ -259,6 +259,12 @@ def summary(config: SwerveConfig) -> str:
                 f"Raw Angle Encoder and the simulation assume {DEFAULT_STEER_GEAR_RATIO:.4g}:1)"
             )
         lines.append(f"    conversion: {angle}, {conv.drive_m_per_rotation:.5g} m/rotation (drive)")
-        lines.append(f"    steering: {_STEERING[module.steer_feedback]}")
+        steering = _STEERING[module.steer_feedback]
+        if module.encoder.type == "none":  # nothing to seed the motor's encoder from
+            steering = (
+                "on the angle motor's encoder (no absolute encoder: 0° is wherever the module"
+                " faced when its angle controller powered up)"
+            )
+        lines.append(f"    steering: {steering}")
     lines += report(config.warnings, config.directory)
     return "\n".join(lines)

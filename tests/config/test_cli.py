@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from swervelib.text import is_printable
+from tests.config.corpus import runnable
 from tests.conftest import DEPLOY, FIXTURES, REPO
 
 
@@ -42,6 +43,19 @@ def test_check_valid_prints_summary() -> None:
     assert "inverted.drive=false" in out and "absoluteEncoderOffset=12.3 deg" in out
     assert "IMU: pigeon2 id 13, invertedIMU=false" in out
     assert out.count("steering: on the angle motor's encoder") == 4
+
+
+def test_check_does_not_say_a_module_without_an_absolute_encoder_is_seeded_from_one(
+    tmp_path: Path,
+) -> None:
+    """Team 2035's 2024 folder, migrated: its two front modules' encoder is ``none``."""
+    directory = runnable("2035-climax2024", tmp_path)
+    result = run("check", str(directory))
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert out.count("steering: on the angle motor's encoder") == 4, out
+    assert out.count("(seeded from the absolute encoder)") == 2, out
+    assert out.count("no absolute encoder: 0° is wherever the module faced when") == 2, out
 
 
 def test_check_says_when_a_module_steers_on_its_absolute_encoder() -> None:
