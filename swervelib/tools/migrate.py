@@ -35,6 +35,7 @@ from typing import Any, Final
 
 from swervelib.config import Problem, Severity
 from swervelib.config.jsonpos import JSONSyntaxError, parse
+from swervelib.config.native_counts import FactorUnits, shared_units, units_for
 from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
 from swervelib.safe_read import Problem as ReadProblem
 from swervelib.tools.edit import MISSING, ConfigEditor, EditError, EditResult, FaultHook
@@ -126,6 +127,7 @@ def plan_from(
     steps: list[MigrationStep] = []
     modules: list[MigrationStep] = []
     complete: list[bool] = []  # per module: its own conversionFactors gives both conversions
+    units: list[FactorUnits] = []  # per module: what its factors are written per
     for file in _module_files(drive):
         data = read(file)
         flips = talonfx_inversion_steps(file, data) if talonfx_from_yagsl_2025 else []
@@ -133,8 +135,9 @@ def plan_from(
             complete.append(False)
             modules += flips
             continue
+        units.append(units_for(_motor_type(data, "angle"), _motor_type(data, "drive")))
         conversion, own = conversion_steps(
-            file, data, module=True, physical_works=gives_both(physical)
+            file, data, module=True, physical_works=gives_both(physical), units=units[-1]
         )
         complete.append(own)
         modules += conversion + location_steps(file, data) + flips
@@ -143,9 +146,17 @@ def plan_from(
         steps += optimal_voltage_steps(DRIVE_FILE, drive, physical)
     if isinstance(physical, dict):
         needed = not (complete and all(complete))
-        steps += conversion_steps(PHYSICAL_FILE, physical, module=False, needed=needed)[0]
+        steps += conversion_steps(
+            PHYSICAL_FILE, physical, module=False, needed=needed, units=shared_units(units)
+        )[0]
         steps += ignored_key_steps(PHYSICAL_FILE, physical)
     return steps + modules
+
+
+def _motor_type(data: dict[str, Any], key: str) -> object:
+    """The ``type`` of a module file's ``angle`` or ``drive`` motor, as written (None if none)."""
+    device = data.get(key)
+    return device.get("type") if isinstance(device, dict) else None
 
 
 def _module_files(drive: Any) -> list[str]:

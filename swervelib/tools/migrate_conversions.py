@@ -1,7 +1,8 @@
 """``migrate``'s rules for the conversion factors' older formats.
 
 * ``conversionFactor: {drive, angle}`` (before YAGSL 2024.5, in physicalproperties.json or a
-  module file): drive in metres and angle in degrees per motor rotation, which is what
+  module file): drive in metres and angle in degrees per motor rotation (per native count for a
+  Talon SRX, as YAGSL reads it: :mod:`swervelib.config.native_counts`), which is what
   ``conversionFactors.{drive,angle}.factor`` holds now. Copied as they are, never computed.
 * the 2023 physicalproperties.json keys ``wheelDiameter`` (inches) and ``gearRatio{drive,angle}``
   (motor rotations per wheel / module rotation), now ``conversionFactors.drive.{diameter,gearRatio}``
@@ -27,6 +28,7 @@ from typing import Any, Final
 
 from swervelib.config import bounds
 from swervelib.config.jsonpos import LongInteger
+from swervelib.config.native_counts import PER_ROTATION, FactorUnits, per_count
 from swervelib.config.steering import YAGSL_FACTOR
 from swervelib.tools.edit_result import MISSING
 from swervelib.tools.migrate_steps import (
@@ -133,12 +135,18 @@ class _Taken:
     given: bool = False
 
 
-def _take(data: dict[str, Any], present: list[str], factors: Any) -> _Taken:
+def _take(data: dict[str, Any], present: list[str], factors: Any, units: FactorUnits) -> _Taken:
     """The older values of ``present`` keys that go into ``conversionFactors``: only into an empty
-    place of a conversion it does not give yet, and only values the loader accepts."""
+    place of a conversion it does not give yet, and only values the loader accepts (a ``factor``
+    in ``units``, as the loader reads it)."""
     taken = _Taken({}, [], [])
     gives = dict(zip(("angle", "drive"), _gives(factors), strict=True))
     for key, member, axis, name, within, unit in _SLOTS:
+        if name == "factor":
+            counts = units.angle if axis == "angle" else units.drive
+            if counts != 1:
+                within = per_count(within, counts)
+                unit = f"{unit.replace('motor rotation', 'native count')}"
         if key not in present:
             continue
         raw = data[key]
@@ -242,6 +250,7 @@ def conversion_steps(
     module: bool,
     needed: bool = True,
     physical_works: bool = False,
+    units: FactorUnits = PER_ROTATION,
 ) -> tuple[list[MigrationStep], bool]:
     """The step for the older conversion keys of ``data`` (moved into ``conversionFactors``, then
     removed), and whether its ``conversionFactors`` gives both conversions afterwards.
@@ -249,7 +258,8 @@ def conversion_steps(
     complete conversion of its own), so what it still lacks is worth saying. ``physical_works``:
     physicalproperties.json's ``conversionFactors`` gives both conversions, so a module's older
     key is stale (YAGSL 2025+ and the loader ignore it there; the loader's warning says migrate
-    removes it)."""
+    removes it). ``units``: what a ``factor`` is written per (a Talon SRX's native counts, as the
+    loader reads it)."""
     keys = MODULE_LEGACY_KEYS if module else PHYSICAL_LEGACY_KEYS
     present = [key for key in data if key in keys]  # in the file's order
     factors = data.get("conversionFactors", MISSING)
@@ -269,7 +279,7 @@ def conversion_steps(
     if module and physical_works:
         stale = [_stale_beside_physical(file, key, data[key]) for key in present]
         return _keeping(stale, file, factors, extras), False
-    taken = _take(data, present, factors)
+    taken = _take(data, present, factors, units)
     formats = "; ".join(sorted({_FORMAT_OF[key] for key in present}))
     if taken.moved:
         text = f"moved to conversionFactors ({', '.join(taken.moved)}): {formats}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ import pytest
 from swervelib.config import ConfigError, Problem, load_directory
 from swervelib.tools.edit import EditError
 from swervelib.tools.migrate import MigrationStep, added_errors, migrate, plan
+from tests.conftest import DEPLOY
 from tests.tools import backups, check_crash_at_every_step, copy_config, everything, snapshot
 from tests.tools.legacy_folders import (
     ANGLE_FACTOR,
@@ -20,6 +22,7 @@ from tests.tools.legacy_folders import (
     PHYSICAL,
     current,
     module,
+    replace_key,
     season_2023,
     season_2024,
     write,
@@ -636,3 +639,31 @@ def test_plan_reads_only_and_never_raises(tmp_path: Path) -> None:
     assert "conversionFactors.angle.factor 1000" in step.explanation  # kept, never overwritten
     assert len(step.format()) < 1000  # the numbers are cut, not printed in full
     assert "not copied: out of range, far too large" in step.explanation
+
+
+def test_a_talon_srx_robots_2024_factors_per_native_count_are_moved_not_dropped(
+    tmp_path: Path,
+) -> None:
+    """YAGSL reads a Talon SRX's factor per native count (the loader too: native_counts), so a
+    2024 Talon SRX folder's ``conversionFactor`` is moved as written. Before, migrate judged it
+    per motor rotation, found it out of range and removed it (0.0189°/count is 4.66:1)."""
+    base = DEPLOY / "talonsrx_pigeon"
+    files = {
+        p.relative_to(base).as_posix(): json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted(base.rglob("*.json"))
+    }
+    angle, drive = 360.0 / (4.66 * 4096), 0.1016 * math.pi / (8.14 * 4096)
+    files[PHYSICAL] = replace_key(
+        files[PHYSICAL], "conversionFactors", {"conversionFactor": {"drive": drive, "angle": angle}}
+    )
+    directory = write(tmp_path / "old", files)
+    result = migrate(directory)
+    assert result.changed and result.remaining == ()
+    assert _read(directory, PHYSICAL)["conversionFactors"] == {
+        "drive": {"factor": drive},
+        "angle": {"factor": angle},
+    }
+    assert "°/native count" in _step(result.steps, PHYSICAL, "conversionFactor").format()
+    for angle_per_rotation, drive_per_rotation in _conversions(directory):
+        assert angle_per_rotation == pytest.approx(360.0 / 4.66)
+        assert drive_per_rotation == pytest.approx(0.1016 * math.pi / 8.14)
