@@ -67,7 +67,10 @@ from swervelib.pose_profile import (
     remaining_time,
     shared_accelerations,
     shared_step,
+    steered_fraction,
+    steering_lag_samples,
     trailing_turn,
+    translation_still_to_come,
     turn_still_to_come,
     unhurried_rate,
 )
@@ -95,6 +98,35 @@ MIN_POSE_FRACTION = 0.02
 # behind them; the turn 40-58 ms behind a command falling at 2π rad/s², driving at 1-2 m/s).
 # On the spot the wheels' speeds make the turn, fed forward through kA: no lag.
 TRANSLATING_TURN_LAG_S = 0.05
+# (at the all-REV robot's steering lag, STEERING_LAG_S; without the setpoint generator, scaled by
+# the square root of the lag measured over it: in proportion, on the Spark MAX robot's 72 ms the
+# turn braked early and crept to the heading, arriving 15-28 % later; unscaled it turned
+# 0.5-0.6° past the heading; the square root did neither on the cases measured)
+# Without the setpoint generator, turning while translating (pose_profile.steered_fraction):
+# * how long (s) the modules' steering trails its targets: measured on the robot while drive_to
+#   drives it (each loop, each rolling module's angle short of its target over the rate its
+#   target turns at: pose_profile.steering_lag_samples; the loop's median, smoothed by
+#   STEERING_LAG_GAIN), from STEERING_LAG_S (the all-REV robot's 38-41 ms) until then. Measured
+#   in simulation: all-REV 41 ms, Spark MAX (deploy/swerve) 72 ms, Kraken (deploy/
+#   kraken_cancoder_pigeon2) 72 ms. The translation's direction in the robot's frame turns the
+#   other way at the turn rate, so the wheels point this much of the turn behind it: the robot's
+#   velocity is the command turned by ``turn rate × lag`` the way it turns, and is commanded
+#   turned back by as much (less what the drive's own skew compensation turns it back by);
+# * how long the part of a change of the translation that the modules steer (rather than drive)
+#   trails it, in steering lags: braking at 3 m/s² while turning at π rad/s (half of it steered),
+#   the all-REV robot went 0.1 m/s faster than its command, about 52 ms behind it. Its braking
+#   curve is taken from where it will have gone (pose_profile.translation_still_to_come). Over
+#   the mapped moves (0.5-3 m, 90-180°, from rest and entered at 1 m/s) on the all-REV robot, 3
+#   lags (0.12 s) passed the pose by at most 0.86 cm, 2 by 1.8 cm, and 4 by 0.94 cm and arrived
+#   up to 3.4 % later.
+STEERING_LAG_S = 0.04
+STEERED_TRANSLATION_LAGS = 3.0
+STEERING_LAG_GAIN = 0.1
+# A module counts towards the steering lag when asked for this part of the drive's top speed at
+# least and its target turns at least this fast (rad/s): slower, its angle error is the steering
+# loop's noise and static friction, not its lag.
+STEERING_SAMPLE_SPEED_FRACTION = 0.05
+STEERING_SAMPLE_RATE = 0.5
 # Translating and turning at once without the setpoint generator, the turn ends this long (s)
 # before the translation would at its own limits, and no sooner: once the turn's command is at
 # rest, what its modules have not yet steered of its last changes (steering that stops short of
@@ -141,7 +173,16 @@ class _Running:
         # The robot's turn rate expected from its drive-to-pose commands (rad/s; see
         # pose_profile.trailing_turn), and the last command it follows (another: start again).
         self.pose_turn_expected = (0.0, 0.0)
+        # The same for its field velocity (m/s, field frame; see _expected_velocity).
+        self.pose_velocity_expected = ((0.0, 0.0), (0.0, 0.0))
+        # The last drive-to-pose command as sent (field frame, m/s: turned back by the steering's
+        # lag, see STEERING_LAG_S), and the velocity it was sent for (another: start again).
+        self.pose_sent = ((0.0, 0.0), (0.0, 0.0))
         self.pose_time: float | None = None  # when the last drive-to-pose command was given (s)
+        # The modules' steering lag measured so far (s; see STEERING_LAG_S), and the loop's
+        # timestamp and module targets it was last measured from.
+        self.steering_lag = STEERING_LAG_S
+        self.steering_seen: tuple[float, tuple[tuple[float, float], ...]] | None = None
         self.at_target = False
 
 
@@ -194,6 +235,25 @@ def _reachable(
     assert reach.speeds is not None
     reached = ChassisSpeeds.fromRobotRelativeSpeeds(reach.speeds, heading)
     return reached.vx, reached.vy, reached.omega
+
+
+def _turned(vector: tuple[float, float], angle: float) -> tuple[float, float]:
+    """``vector`` turned anticlockwise by ``angle`` (rad)."""
+    cos, sin = math.cos(angle), math.sin(angle)
+    return vector[0] * cos - vector[1] * sin, vector[0] * sin + vector[1] * cos
+
+
+def _skew_turn_back(drive: SwerveDrive) -> float:
+    """The angle (rad) the drive's own angular-velocity (skew) compensation turns this loop's
+    request back by: the measured yaw rate times its coefficient, when on in this mode (the
+    request is taken into the robot's frame that much further round)."""
+    options = drive.options
+    compensating = (
+        options.angular_velocity_compensation_auto
+        if wpilib.DriverStation.isAutonomous()
+        else options.angular_velocity_compensation_teleop
+    )
+    return drive.yaw_rate * options.angular_velocity_coefficient if compensating else 0.0
 
 
 def _shaped(x: float, y: float, curve: Curve, scale: float) -> tuple[float, float]:
@@ -606,6 +666,7 @@ class SwerveInput:
         assert self.pose_target is not None
         goal = self.pose_target()
         pose = drive.get_pose()
+        self._measure_steering(drive)
         problem = pose_problem(goal, None)
         if problem is not None:
             # No goal this loop (NaN, infinite, beyond 1 km: a distance that overflows): brake to
@@ -618,7 +679,11 @@ class SwerveInput:
             # with it (translating, it trails it), so that the next good goal brakes from where
             # the robot then turns, not from the rate it had when the goal was lost.
             translating = running.pose_velocity != (0.0, 0.0)
-            self._expected_turn(TRANSLATING_TURN_LAG_S if translating else 0.0, drive.loop_period)
+            turn_lag = TRANSLATING_TURN_LAG_S * self._lag_scale(drive) if translating else 0.0
+            self._expected_turn(turn_lag, drive.loop_period)
+            self._expected_velocity(
+                self._translation_lag(drive, pose, running.pose_turn), drive.loop_period
+            )
             self._pose_command(drive, pose, (0.0, 0.0), 0.0, self._pose_limits(drive), speeds)
             return
         error = goal.translation() - pose.translation()
@@ -636,6 +701,13 @@ class SwerveInput:
         both = distance > tolerance and abs(turn) > angle_tolerance
         radius = _radius(drive) if generator is not None and both else 0.0
         last_turn = running.pose_turn
+        # Without the generator, turning, the translation trails a falling command where the
+        # modules steer its changes (STEERED_TRANSLATION_LAGS): the velocity expected of the robot.
+        lag_now = self._translation_lag(drive, pose, last_turn)
+        going = self._expected_velocity(lag_now, dt)
+        moving_towards = 0.0
+        if distance > 1e-9:
+            moving_towards = (going[0] * error.X() + going[1] * error.Y()) / distance
 
         def shares(lead: float) -> tuple[float, float]:
             # Translating and turning at once, each module needs both: the module budget
@@ -664,15 +736,13 @@ class SwerveInput:
         # and it may be seen to turn faster or slower than that (pose_profile.turn_still_to_come,
         # over the braking at the acceleration it brakes at). Braking from where it was, it
         # turned 6.1° past the heading entered turning at 2 rad/s, 2 m from the pose.
-        lag = TRANSLATING_TURN_LAG_S if distance > tolerance else 0.0
+        lag = TRANSLATING_TURN_LAG_S * self._lag_scale(drive) if distance > tolerance else 0.0
         expected = self._expected_turn(lag, dt)
         braking = shares(0.0)[1] if sharing else turn_acceleration
         ahead = turn - turn_still_to_come(last_turn, expected, drive.yaw_rate, lag, braking)
         if sharing:
             acceleration, turn_acceleration = shares((turn - ahead) * math.copysign(1.0, turn))
         speed = omega = 0.0
-        if distance > tolerance:
-            speed = approach_speed(distance, self.pose_max_speed, acceleration, dt)
         if abs(turn) > angle_tolerance:
             top_turn = self.pose_max_turn_rate
             if generator is None and distance > tolerance:  # (see TURN_ENDS_BEFORE_S)
@@ -684,6 +754,14 @@ class SwerveInput:
                     unhurried_rate(abs(ahead), ends - TURN_ENDS_BEFORE_S, turn_acceleration),
                 )
             omega = approach_speed(abs(ahead), top_turn, turn_acceleration, dt)
+        if distance > tolerance:
+            # The translation brakes on its curve from where the robot will have gone, at the
+            # larger of the lags now and at the turn rate about to be asked for: speeding the turn
+            # up while braking, the lag grows (the curve would then fall faster than it can brake).
+            coming = math.copysign(max(abs(last_turn), omega), ahead)
+            lag = max(lag_now, self._translation_lag(drive, pose, coming))
+            remaining = distance - translation_still_to_come(moving_towards, lag)
+            speed = approach_speed(max(0.0, remaining), self.pose_max_speed, acceleration, dt)
         # Outside the tolerance, never slower than the floor (MIN_POSE_FRACTION): each on its own,
         # or, translating and turning at once under the generator, the fastest module (the turn
         # over the radius at which the drive's top turn rate is its top speed): the translation
@@ -698,7 +776,9 @@ class SwerveInput:
         else:
             speed = max(speed, floor) if distance > tolerance else 0.0
             omega = max(omega, floor / arm) if abs(turn) > angle_tolerance else 0.0
-        omega = math.copysign(omega, ahead)
+        # (short of the heading, the robot's turn still to come at most brings the command to
+        # rest: turned back, a robot that then stops short turns on to it again)
+        omega = math.copysign(omega, ahead) if ahead * turn > 0.0 else 0.0
         wanted = (0.0, 0.0)
         if distance > 1e-9:
             wanted = (error.X() / distance * speed, error.Y() / distance * speed)
@@ -717,6 +797,70 @@ class SwerveInput:
         expected = trailing_turn(expected, last_turn, lag, dt)
         running.pose_turn_expected = (expected, last_turn)
         return expected
+
+    def _expected_velocity(self, lag: float, dt: float) -> tuple[float, float]:
+        """The field velocity (m/s) expected of the robot after this loop from the drive-to-pose
+        commands it follows, trailing them by ``lag`` (s): as :meth:`_expected_turn`."""
+        running = self._running
+        last = running.pose_velocity
+        expected, following = running.pose_velocity_expected
+        if following != last:  # (a fresh start: the robot's own velocity)
+            expected = last
+        expected = (
+            trailing_turn(expected[0], last[0], lag, dt),
+            trailing_turn(expected[1], last[1], lag, dt),
+        )
+        running.pose_velocity_expected = (expected, last)
+        return expected
+
+    def _measure_steering(self, drive: SwerveDrive) -> None:
+        """Without the setpoint generator, the modules' steering lag (STEERING_LAG_S) as this
+        loop shows it: the median of :func:`~swervelib.pose_profile.steering_lag_samples`'s,
+        the running one moved towards it by STEERING_LAG_GAIN."""
+        running = self._running
+        if drive.options.setpoint_limits is not None:
+            running.steering_seen = None
+            return
+        state = drive.get_state()
+        targets = tuple((float(speed), float(angle)) for speed, angle in state.targets)
+        seen, running.steering_seen = running.steering_seen, (state.timestamp, targets)
+        if seen is None or not 0.0 < state.timestamp - seen[0] <= STALE_POSE_COMMAND_S:
+            return
+        samples = sorted(
+            steering_lag_samples(
+                seen[1],
+                targets,
+                state.angles_deg,
+                state.timestamp - seen[0],
+                STEERING_SAMPLE_SPEED_FRACTION * drive.max_speed,
+                STEERING_SAMPLE_RATE,
+            )
+        )
+        if samples:
+            middle = len(samples) // 2
+            median = (samples[middle] + samples[~middle]) / 2.0
+            running.steering_lag += (median - running.steering_lag) * STEERING_LAG_GAIN
+
+    def _lag_scale(self, drive: SwerveDrive) -> float:
+        """What TRANSLATING_TURN_LAG_S is scaled by: the square root of the steering lag
+        measured over STEERING_LAG_S (the all-REV robot's, which it was measured at); 1 under
+        the setpoint generator (not measured there)."""
+        if drive.options.setpoint_limits is not None:
+            return 1.0
+        return math.sqrt(self._running.steering_lag / STEERING_LAG_S)
+
+    def _translation_lag(self, drive: SwerveDrive, pose: Pose2d, turn: float) -> float:
+        """How long (s) the robot's translation trails the last drive-to-pose command's when it
+        turns at ``turn`` (rad/s): without the setpoint generator, STEERED_TRANSLATION_LAGS
+        steering lags (measured: see STEERING_LAG_S) times the part of its changes the modules
+        steer (:func:`~swervelib.pose_profile.steered_fraction`); none under it (the generator
+        paces the modules itself)."""
+        if drive.options.setpoint_limits is not None:
+            return 0.0
+        robot = Translation2d(*self._running.pose_velocity).rotateBy(-pose.rotation())
+        locations = [(m.X(), m.Y()) for m in drive.kinematics.getModules()]
+        steered = steered_fraction((robot.X(), robot.Y()), turn, locations)
+        return STEERED_TRANSLATION_LAGS * self._running.steering_lag * steered
 
     def _pose_limits(self, drive: SwerveDrive) -> tuple[float, float]:
         """The acceleration limits (m/s², rad/s²): drive_to's, or the drive's own
@@ -791,22 +935,49 @@ class SwerveInput:
             omega = last_omega + (omega - last_omega) * turn_scale
             if vx != 0.0 or vy != 0.0 or omega != 0.0:
                 vx, vy, omega = _reachable(drive, generator, (vx, vy, omega), pose.rotation())
+        sent, last_sent = (vx, vy), (last_vx, last_vy)
+        if generator is None:
+            # The velocity above is the robot's: turning, it is commanded turned back by what the
+            # steering's lag turns it by (STEERING_LAG_S), so that the robot goes along the line
+            # its braking curve is on (sent as it was, at 3 rad/s it went 7° off that line, and
+            # the command across that corrected it, turned in its turn, added to its speed
+            # towards the pose); the command still changes by at most the limit step.
+            # The drive's own skew compensation, when on, turns it back too (the yaw rate times
+            # its coefficient): drive_to turns it back by what that leaves of the lag measured
+            # (forward, where the coefficient is the larger), so the two make one turn-back.
+            if running.pose_sent[1] == last_sent:  # (else a fresh start: from the robot's own)
+                last_sent = running.pose_sent[0]
+            # (the turn over the steering's lag, less the drive's own turn-back)
+            turn_back = omega * running.steering_lag - _skew_turn_back(drive)
+            sent = _turned(sent, -turn_back)
+            sent_x, sent_y = limited_step(last_sent, sent, linear_limit * dt)
+            sent = (sent_x, sent_y)
+            vx, vy = _turned(sent, turn_back)
         running.pose_velocity = (vx, vy)
+        running.pose_sent = (sent, (vx, vy))
         running.pose_turn = omega
         running.pose_turn_expected = (running.pose_turn_expected[0], omega)
+        running.pose_velocity_expected = (running.pose_velocity_expected[0], (vx, vy))
         if vx == vy == omega == 0.0:
             drive.drive(ChassisSpeeds())  # holding still
             return
         # The change of command is this loop's acceleration: fed forward through the drive's kA,
         # the robot keeps up with the braking curve instead of trailing it (and overshooting).
-        command = ChassisSpeeds(vx, vy, omega)
-        heading = pose.rotation()  # (the drive's field-to-robot turn this loop)
-        acceleration = ChassisSpeeds(
-            (vx - last_vx) / dt, (vy - last_vy) / dt, (omega - last_omega) / dt
+        # (the drive's field-to-robot turn this loop, its skew compensation's included)
+        heading = pose.rotation() + Rotation2d(_skew_turn_back(drive))
+        change = ((sent[0] - last_sent[0]) / dt, (sent[1] - last_sent[1]) / dt)
+        command = ChassisSpeeds(sent[0], sent[1], omega)
+        acceleration = ChassisSpeeds.fromFieldRelativeSpeeds(
+            ChassisSpeeds(change[0], change[1], (omega - last_omega) / dt), heading
         )
-        feedforwards = module_accelerations(
-            drive.kinematics,
-            ChassisSpeeds.fromFieldRelativeSpeeds(command, heading),
-            ChassisSpeeds.fromFieldRelativeSpeeds(acceleration, heading),
-        )
+        robot = ChassisSpeeds.fromFieldRelativeSpeeds(command, heading)
+        if generator is None:
+            # In the robot's frame a field velocity held while turning turns the other way: each
+            # module's speed changes by that too (-ω × v), which its feedforward now includes.
+            acceleration = ChassisSpeeds(
+                acceleration.vx + omega * robot.vy,
+                acceleration.vy - omega * robot.vx,
+                acceleration.omega,
+            )
+        feedforwards = module_accelerations(drive.kinematics, robot, acceleration)
         drive.drive(command, field_relative=True, feedforwards=feedforwards)

@@ -22,6 +22,17 @@ turn (rad, rad/s, rad/s²) alike:
   lags its targets): without the generator it turned 6.1° past the heading entered turning at
   2 rad/s, 4.7-5.1° from rest with 3 m and 90° to go. The turn's braking curve is taken from the
   heading the robot will have turned to, so it brakes that much sooner.
+* :func:`steered_fraction` and :func:`translation_still_to_come`: the same for the translation
+  without the generator. Where a turn makes much of the modules' velocity, a change of the
+  translation is steered rather than driven (across each module's velocity), and steering lags:
+  the robot went 0.1 m/s faster than a command braking at 3 m/s² while turning at π rad/s, and
+  passed the pose by 4.8 cm from rest 1 m away with 170° to turn (10.3 cm entered at 1 m/s). Its
+  braking curve is taken from where it will have gone (see ``STEERED_TRANSLATION_LAGS`` in
+  :mod:`swervelib.input_stream`).
+* :func:`steering_lag_samples`: how long each module's steering trails its target, seen in one
+  loop (its angle short of the target over the target's rate), from which drive_to measures the
+  robot's own steering lag instead of taking one simulated robot's (41 ms all-REV, 72 ms on the
+  Spark MAX and Kraken example robots).
 * :func:`remaining_time` and :func:`unhurried_rate`: when the translation would end, and the
   slowest top turn rate that still ends the turn by a time. Without the generator the turn ends
   shortly before the translation rather than as soon as it can: steering that stops short of its
@@ -170,6 +181,9 @@ def shared_accelerations(
 # The least of the module acceleration left for the profiles, however fast the robot turns and
 # translates (the frame's turn can ask for more than the whole budget: braking must go on).
 MIN_BUDGET_FRACTION = 0.25
+# The longest steering lag (s) a loop's sample is believed: further behind, its target jumped
+# (a reversal, a module starting to roll) rather than turned (measured lags: 35-90 ms).
+MAX_STEERING_LAG_S = 0.25
 
 
 def module_budget(
@@ -238,6 +252,69 @@ def turn_still_to_come(
         else 0.0
     )
     return way * max(0.0, lag * expected * way + seen)
+
+
+def steered_fraction(
+    velocity: tuple[float, float], turn_rate: float, locations: Sequence[tuple[float, float]]
+) -> float:
+    """The part of a change of a chassis's ``velocity`` (m/s, robot frame) along itself that its
+    modules (at ``locations``, m from the centre) steer rather than drive, turning at
+    ``turn_rate`` (rad/s): the mean over the modules of sin² of the angle between the velocity
+    and the module's (a module drives the change along its own velocity at once, and steers the
+    rest). 0 without a turn (every module rolls along the velocity); tending to 0.5 on four
+    modules at the corners where the turn makes most of their speed. 0 at rest."""
+    vx, vy = velocity
+    speed = math.hypot(vx, vy)
+    if speed == 0.0 or turn_rate == 0.0 or not locations:
+        return 0.0
+    steered = 0.0
+    for x, y in locations:
+        mx, my = vx - turn_rate * y, vy + turn_rate * x
+        wheel = math.hypot(mx, my)
+        steered += ((vx * my - vy * mx) / (speed * wheel)) ** 2 if wheel > 0.0 else 1.0
+    return steered / len(locations)
+
+
+def steering_lag_samples(
+    previous: Sequence[tuple[float, float]],
+    targets: Sequence[tuple[float, float]],
+    angles_deg: Sequence[float],
+    dt: float,
+    min_speed: float,
+    min_rate: float,
+) -> list[float]:
+    """How long (s) each module's steering trails its target, seen in one loop: the angle it is
+    short of its target (``targets``: the modules' last (m/s, degrees) targets; ``angles_deg``:
+    their measured angles) over the rate its target turns at (from ``previous``, the targets
+    ``dt`` s before): a steering loop that trails its target by ``lag`` s is short of a target
+    turning at ``rate`` by ``lag × rate``. Only modules asked for at least ``min_speed`` (m/s)
+    whose target turns at least ``min_rate`` (rad/s); the angles modulo 180° (an optimised
+    target is reversed), and a module that is ahead of its target or more than
+    :data:`MAX_STEERING_LAG_S` behind it (a target that jumped) gives nothing."""
+    if dt <= 0.0:
+        return []
+    samples = []
+    for (_, before), (speed, target), angle in zip(previous, targets, angles_deg, strict=False):
+        rate = math.radians(_half_turn(target - before)) / dt
+        if abs(speed) < min_speed or abs(rate) < min_rate:
+            continue
+        lag = math.radians(_half_turn(target - angle)) / rate
+        if 0.0 <= lag <= MAX_STEERING_LAG_S:
+            samples.append(lag)
+    return samples
+
+
+def _half_turn(degrees: float) -> float:
+    """``degrees`` wrapped to [-90, 90): a module angle's difference, whichever way it rolls."""
+    return (degrees + 90.0) % 180.0 - 90.0
+
+
+def translation_still_to_come(speed: float, lag: float) -> float:
+    """How far (m) a robot whose translation trails its command by ``lag`` (s; a first-order
+    lag) and goes at ``speed`` (m/s) towards the goal goes beyond what its commands count on:
+    ``lag × speed`` (the robot's velocity less the command's, over all the time to come); none
+    going away."""
+    return lag * max(0.0, speed)
 
 
 def remaining_time(distance: float, speed: float, top: float, acceleration: float) -> float:

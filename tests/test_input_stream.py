@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any
 
 import pytest
@@ -46,6 +47,11 @@ class Recorder:
 
     def get_field_relative_speeds(self) -> ChassisSpeeds:
         return ChassisSpeeds()
+
+    def get_state(self) -> Any:
+        """This loop's snapshot, as far as drive_to reads it (the modules' targets and angles,
+        from which it measures the steering's lag): no modules."""
+        return SimpleNamespace(timestamp=0.0, targets=(), angles_deg=())
 
     def get_robot_relative_speeds(self) -> ChassisSpeeds:
         return ChassisSpeeds()
