@@ -70,6 +70,7 @@ from swervelib.pose_profile import (
     steered_fraction,
     steering_lag_samples,
     trailing_turn,
+    translating_turn_lag,
     translation_still_to_come,
     turn_still_to_come,
     unhurried_rate,
@@ -101,7 +102,21 @@ TRANSLATING_TURN_LAG_S = 0.05
 # (at the all-REV robot's steering lag, STEERING_LAG_S; without the setpoint generator, scaled by
 # the square root of the lag measured over it: in proportion, on the Spark MAX robot's 72 ms the
 # turn braked early and crept to the heading, arriving 15-28 % later; unscaled it turned
-# 0.5-0.6° past the heading; the square root did neither on the cases measured)
+# 0.5-0.6° past the heading; the square root did neither on the cases measured. And without the
+# generator never less than STEERED_TURN_LAG_S: see there.)
+# Without the setpoint generator, translating, the robot's turn trails a falling command by at
+# least this (s). With the translation turned back by the steering's lag (below) the robot goes
+# straight along the line to the pose, so the approach's corrections no longer sweep the modules
+# round at the end of the move; what their steering leaves of the turn's last changes (a P-only
+# loop within its static friction) then turns the robot on while it translates, ~0.3° after the
+# turn's command is at rest against ~0.15° before. And the lag measured reads 29-36 ms at the end
+# of a slow turn on the all-REV robot (38-41 ms overall), which scaled the 50 ms down to 43-48 ms.
+# Measured in simulation (the all-REV robot, 4 runs each): at 50 ms scaled down as measured, from
+# rest 3 m and 90° turned 0.17-0.22° past the heading (before the turn-back 0.0°), entered at
+# 1 m/s 3 m and 90° 0.18-0.26°; never scaled below 50 ms, 0.0-0.16° and up to 0.20° (entered,
+# 3 m and 180°); at least 55 ms, 0.0-0.05° over the mapped moves, at the pose as soon (+1.3 %);
+# 60 ms, 0.0° but braking the turn early, up to 6 % later (entered, 2 m and 170°).
+STEERED_TURN_LAG_S = 0.055
 # Without the setpoint generator, turning while translating (pose_profile.steered_fraction):
 # * how long (s) the modules' steering trails its targets: measured on the robot while drive_to
 #   drives it (each loop, each rolling module's angle short of its target over the rate its
@@ -679,7 +694,7 @@ class SwerveInput:
             # with it (translating, it trails it), so that the next good goal brakes from where
             # the robot then turns, not from the rate it had when the goal was lost.
             translating = running.pose_velocity != (0.0, 0.0)
-            turn_lag = TRANSLATING_TURN_LAG_S * self._lag_scale(drive) if translating else 0.0
+            turn_lag = self._turn_lag(drive) if translating else 0.0
             self._expected_turn(turn_lag, drive.loop_period)
             self._expected_velocity(
                 self._translation_lag(drive, pose, running.pose_turn), drive.loop_period
@@ -736,7 +751,7 @@ class SwerveInput:
         # and it may be seen to turn faster or slower than that (pose_profile.turn_still_to_come,
         # over the braking at the acceleration it brakes at). Braking from where it was, it
         # turned 6.1° past the heading entered turning at 2 rad/s, 2 m from the pose.
-        lag = TRANSLATING_TURN_LAG_S * self._lag_scale(drive) if distance > tolerance else 0.0
+        lag = self._turn_lag(drive) if distance > tolerance else 0.0
         expected = self._expected_turn(lag, dt)
         braking = shares(0.0)[1] if sharing else turn_acceleration
         ahead = turn - turn_still_to_come(last_turn, expected, drive.yaw_rate, lag, braking)
@@ -841,13 +856,16 @@ class SwerveInput:
             median = (samples[middle] + samples[~middle]) / 2.0
             running.steering_lag += (median - running.steering_lag) * STEERING_LAG_GAIN
 
-    def _lag_scale(self, drive: SwerveDrive) -> float:
-        """What TRANSLATING_TURN_LAG_S is scaled by: the square root of the steering lag
-        measured over STEERING_LAG_S (the all-REV robot's, which it was measured at); 1 under
-        the setpoint generator (not measured there)."""
+    def _turn_lag(self, drive: SwerveDrive) -> float:
+        """How long (s) the robot's turn trails a falling command while it translates:
+        TRANSLATING_TURN_LAG_S under the setpoint generator (the steering lag is not measured
+        there); without it, :func:`~swervelib.pose_profile.translating_turn_lag` of the steering
+        lag measured (scaled from STEERING_LAG_S, at least STEERED_TURN_LAG_S)."""
         if drive.options.setpoint_limits is not None:
-            return 1.0
-        return math.sqrt(self._running.steering_lag / STEERING_LAG_S)
+            return TRANSLATING_TURN_LAG_S
+        return translating_turn_lag(
+            self._running.steering_lag, TRANSLATING_TURN_LAG_S, STEERING_LAG_S, STEERED_TURN_LAG_S
+        )
 
     def _translation_lag(self, drive: SwerveDrive, pose: Pose2d, turn: float) -> float:
         """How long (s) the robot's translation trails the last drive-to-pose command's when it

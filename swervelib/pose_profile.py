@@ -32,7 +32,8 @@ turn (rad, rad/s, rad/s²) alike:
 * :func:`steering_lag_samples`: how long each module's steering trails its target, seen in one
   loop (its angle short of the target over the target's rate), from which drive_to measures the
   robot's own steering lag instead of taking one simulated robot's (41 ms all-REV, 72 ms on the
-  Spark MAX and Kraken example robots).
+  Spark MAX and Kraken example robots); :func:`translating_turn_lag`: the turn's lag while
+  translating from it (see ``STEERED_TURN_LAG_S`` in :mod:`swervelib.input_stream`).
 * :func:`remaining_time` and :func:`unhurried_rate`: when the translation would end, and the
   slowest top turn rate that still ends the turn by a time. Without the generator the turn ends
   shortly before the translation rather than as soon as it can: steering that stops short of its
@@ -315,6 +316,16 @@ def translation_still_to_come(speed: float, lag: float) -> float:
     ``lag × speed`` (the robot's velocity less the command's, over all the time to come); none
     going away."""
     return lag * max(0.0, speed)
+
+
+def translating_turn_lag(steering_lag: float, lag: float, reference: float, least: float) -> float:
+    """How long (s) a robot's turn trails a falling command while it translates, its modules'
+    steering trailing their targets by ``steering_lag`` (s): ``lag`` (s, what it was at a
+    steering lag of ``reference`` s, > 0) scaled by the square root of ``steering_lag`` over
+    ``reference`` (the turn's changes are steered; in proportion, a robot steering at 72 ms
+    braked its turn early and crept to the heading), and never less than ``least`` (s): a
+    steering lag measured shorter (the end of a slow turn reads short) does not shorten it."""
+    return max(least, lag * math.sqrt(max(0.0, steering_lag) / reference))
 
 
 def remaining_time(distance: float, speed: float, top: float, acceleration: float) -> float:

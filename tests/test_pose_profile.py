@@ -24,6 +24,7 @@ from swervelib.pose_profile import (
     shared_accelerations,
     shared_step,
     trailing_turn,
+    translating_turn_lag,
     turn_still_to_come,
     unhurried_rate,
 )
@@ -351,6 +352,18 @@ def test_what_a_robot_still_turns_beyond_its_command() -> None:
     # a first-order lag: a loop of 20 ms takes 40 % of the way at 50 ms; none at 0
     assert trailing_turn(1.0, 2.0, 0.05, 0.02) == pytest.approx(1.4)
     assert trailing_turn(1.0, 2.0, 0.0, 0.02) == 2.0
+
+
+def test_the_turn_lag_while_translating_goes_with_the_steering_lag_and_has_a_floor() -> None:
+    """50 ms at 40 ms of steering: at 72 ms (the Spark MAX and Kraken robots) by the square root,
+    67 ms; at 40 ms, 50 ms, where the floor is lower; a steering lag measured shorter (the end of a
+    slow turn read 29-36 ms on the all-REV robot) never takes it below the floor (55 ms), nor does
+    none or a negative one."""
+    assert translating_turn_lag(0.072, 0.05, 0.04, 0.0) == pytest.approx(0.05 * math.sqrt(1.8))
+    assert translating_turn_lag(0.072, 0.05, 0.04, 0.055) == pytest.approx(0.0670820)
+    assert translating_turn_lag(0.04, 0.05, 0.04, 0.0) == pytest.approx(0.05)
+    for short in (0.032, 0.04, 0.0, -0.01):
+        assert translating_turn_lag(short, 0.05, 0.04, 0.055) == 0.055
 
 
 def test_shared_accelerations_brake_short_of_where_the_turn_will_still_go() -> None:

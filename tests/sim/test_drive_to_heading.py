@@ -16,6 +16,7 @@ import pytest
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
+from swervelib import input_stream
 from swervelib.input_stream import SwerveInput
 from swervelib.pose_profile import remaining_time, unhurried_rate
 from tests.drive.harness import LOOP, simulated
@@ -120,6 +121,46 @@ def test_drive_to_translating_and_turning_stops_on_the_heading(name: str, monkey
         assert to_pose.at_target and arrived is not None
         assert arrived <= 1.01 * before + 1e-9
         assert heading_miss <= math.degrees(to_pose.pose_tolerance[1])
+
+
+def test_a_steering_lag_measured_short_does_not_shorten_the_turns_lag(monkeypatch: Any) -> None:
+    """Without the setpoint generator drive_to turns the translation back by the steering's lag,
+    so the robot goes straight along the line to the pose: the approach's corrections no longer
+    sweep the modules round at the end of the move, and what their steering leaves of the turn's
+    last changes turns the robot on further than before (~0.3° after the turn's command is at
+    rest; ~0.15° before). At the end of the slow turn from rest with 3 m and 90° to go the
+    steering lag measured falls to 29-36 ms, and the turn's braking counted on the turn trailing
+    its command by the 50 ms scaled down to 43-48 ms: it turned 0.17-0.22° past the heading
+    (0.0° before the turn-back). The turn's braking now counts on at least STEERED_TURN_LAG_S
+    (55 ms) throughout, however short the lag measured."""
+    entry, offset, _, _ = MOVES["from rest, 3 m ahead and 90°"]
+    lags: list[float] = []
+    real = input_stream.turn_still_to_come
+
+    def recording(
+        turn_rate: float, expected: float, yaw: float, lag: float, braking: float
+    ) -> float:
+        lags.append(lag)
+        return real(turn_rate, expected, yaw, lag, braking)
+
+    monkeypatch.setattr(input_stream, "turn_still_to_come", recording)
+    with simulated(initial_pose=START) as h:
+        to_pose, _ = entered_then_driven_to(h, entry, offset)
+        measured: list[float] = []
+        for _ in range(round(3.0 / LOOP)):
+            h.loop(to_pose.apply)
+            h.observe()
+            measured.append(to_pose._running.steering_lag)
+        translating = [lag for lag in lags if lag > 0.0]
+        print(
+            f"\n[drive to pose without the generator, 3 m and 90°] steering lag measured "
+            f"{min(measured) * 1000:.1f}-{max(measured) * 1000:.1f} ms; the turn's braking counted "
+            f"on {min(translating) * 1000:.1f}-{max(translating) * 1000:.1f} ms"
+        )
+        assert to_pose.at_target
+        assert min(measured) < input_stream.STEERING_LAG_S  # (measured short here)
+        # STEERED_TURN_LAG_S (before: down to 43-48 ms)
+        assert min(translating) >= 0.055 - 1e-12
 
 
 def test_drive_to_turns_towards_a_target_back_after_loops_without_one(monkeypatch: Any) -> None:
