@@ -104,18 +104,20 @@ TRANSLATING_TURN_LAG_S = 0.05
 # turn braked early and crept to the heading, arriving 15-28 % later; unscaled it turned
 # 0.5-0.6° past the heading; the square root did neither on the cases measured. And without the
 # generator never less than STEERED_TURN_LAG_S: see there.)
-# Without the setpoint generator, translating, the robot's turn trails a falling command by at
-# least this (s). With the translation turned back by the steering's lag (below) the robot goes
-# straight along the line to the pose, so the approach's corrections no longer sweep the modules
-# round at the end of the move; what their steering leaves of the turn's last changes (a P-only
-# loop within its static friction) then turns the robot on while it translates, ~0.3° after the
-# turn's command is at rest against ~0.15° before. And the lag measured reads 29-36 ms at the end
-# of a slow turn on the all-REV robot (38-41 ms overall), which scaled the 50 ms down to 43-48 ms.
-# Measured in simulation (the all-REV robot, 4 runs each): at 50 ms scaled down as measured, from
-# rest 3 m and 90° turned 0.17-0.22° past the heading (before the turn-back 0.0°), entered at
-# 1 m/s 3 m and 90° 0.18-0.26°; never scaled below 50 ms, 0.0-0.16° and up to 0.20° (entered,
-# 3 m and 180°); at least 55 ms, 0.0-0.05° over the mapped moves, at the pose as soon (+1.3 %);
-# 60 ms, 0.0° but braking the turn early, up to 6 % later (entered, 2 m and 170°).
+# Without the setpoint generator, translating, where the translation would end after the turn,
+# the robot's turn trails a falling command by at least this (s). With the translation turned
+# back by the steering's lag (below) the robot goes straight along the line to the pose, so the
+# approach's corrections no longer sweep the modules round at the end of the move; what their
+# steering leaves of the turn's last changes (a P-only loop within its static friction) then
+# turns the robot on while it still translates, ~0.3° after the turn's command is at rest
+# against ~0.15° before. And the lag measured reads 29-36 ms at the end of a slow turn on the
+# all-REV robot (38-41 ms overall), which scaled the 50 ms down to 43-48 ms. Measured in
+# simulation (the all-REV robot, 3-6 runs each): scaled down as measured, from rest 3 m and 90°
+# turned 0.17-0.22° past the heading (before the turn-back: 0.0°), over the mapped moves up to
+# 0.26°; never below 50 ms, up to 0.20° (entered at 1 m/s, 3 m and 180°); 52.5 ms, 0.17°; 55 ms,
+# 0.04°; 60 ms, 0.0° but braking the turn early and creeping onto the heading, up to 6 % later.
+# Where the turn ends last (a large turn near the pose) nothing translates after it: there 55 ms
+# only braked the turn early (entered at 1 m/s, 2 m and 170°: 1.74 s, 1.68-1.70 s before).
 STEERED_TURN_LAG_S = 0.055
 # Without the setpoint generator, turning while translating (pose_profile.steered_fraction):
 # * how long (s) the modules' steering trails its targets: measured on the robot while drive_to
@@ -751,7 +753,21 @@ class SwerveInput:
         # and it may be seen to turn faster or slower than that (pose_profile.turn_still_to_come,
         # over the braking at the acceleration it brakes at). Braking from where it was, it
         # turned 6.1° past the heading entered turning at 2 rad/s, 2 m from the pose.
-        lag = self._turn_lag(drive) if distance > tolerance else 0.0
+        lag = 0.0
+        if distance > tolerance:
+            # (the leftover of the turn's last changes turns the robot on only while it still
+            # translates: where the translation ends first, the scaled lag alone, see
+            # STEERED_TURN_LAG_S)
+            vx, vy = running.pose_velocity
+            towards = (vx * error.X() + vy * error.Y()) / distance
+            translation_ends = remaining_time(distance, towards, self.pose_max_speed, acceleration)
+            turn_ends = remaining_time(
+                abs(turn),
+                last_turn * math.copysign(1.0, turn),
+                self.pose_max_turn_rate,
+                turn_acceleration,
+            )
+            lag = self._turn_lag(drive, translation_ends > turn_ends)
         expected = self._expected_turn(lag, dt)
         braking = shares(0.0)[1] if sharing else turn_acceleration
         ahead = turn - turn_still_to_come(last_turn, expected, drive.yaw_rate, lag, braking)
@@ -856,15 +872,19 @@ class SwerveInput:
             median = (samples[middle] + samples[~middle]) / 2.0
             running.steering_lag += (median - running.steering_lag) * STEERING_LAG_GAIN
 
-    def _turn_lag(self, drive: SwerveDrive) -> float:
+    def _turn_lag(self, drive: SwerveDrive, floored: bool = True) -> float:
         """How long (s) the robot's turn trails a falling command while it translates:
         TRANSLATING_TURN_LAG_S under the setpoint generator (the steering lag is not measured
         there); without it, :func:`~swervelib.pose_profile.translating_turn_lag` of the steering
-        lag measured (scaled from STEERING_LAG_S, at least STEERED_TURN_LAG_S)."""
+        lag measured (scaled from STEERING_LAG_S; ``floored``: at least STEERED_TURN_LAG_S, where
+        the translation would end after the turn)."""
         if drive.options.setpoint_limits is not None:
             return TRANSLATING_TURN_LAG_S
         return translating_turn_lag(
-            self._running.steering_lag, TRANSLATING_TURN_LAG_S, STEERING_LAG_S, STEERED_TURN_LAG_S
+            self._running.steering_lag,
+            TRANSLATING_TURN_LAG_S,
+            STEERING_LAG_S,
+            STEERED_TURN_LAG_S if floored else 0.0,
         )
 
     def _translation_lag(self, drive: SwerveDrive, pose: Pose2d, turn: float) -> float:

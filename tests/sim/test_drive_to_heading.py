@@ -132,7 +132,7 @@ def test_a_steering_lag_measured_short_does_not_shorten_the_turns_lag(monkeypatc
     steering lag measured falls to 29-36 ms, and the turn's braking counted on the turn trailing
     its command by the 50 ms scaled down to 43-48 ms: it turned 0.17-0.22° past the heading
     (0.0° before the turn-back). The turn's braking now counts on at least STEERED_TURN_LAG_S
-    (55 ms) throughout, however short the lag measured."""
+    (55 ms) throughout (the translation ends after the turn), however short the lag measured."""
     entry, offset, _, _ = MOVES["from rest, 3 m ahead and 90°"]
     lags: list[float] = []
     real = input_stream.turn_still_to_come
