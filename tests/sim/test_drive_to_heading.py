@@ -123,6 +123,36 @@ def test_drive_to_translating_and_turning_stops_on_the_heading(name: str, monkey
         assert heading_miss <= math.degrees(to_pose.pose_tolerance[1])
 
 
+def turn_lags(
+    monkeypatch: Any, entry: ChassisSpeeds | None, offset: tuple[float, float, float]
+) -> tuple[list[float], list[float], float | None]:
+    """Drive to the pose ``offset`` from START (entered at ``entry``, as the moves above) for 3
+    s: the steering lag drive_to has measured after each loop, the lags its turn's braking
+    counted on while translating (pose_profile.turn_still_to_come's), and when it was at the
+    pose (s; None: never)."""
+    lags: list[float] = []
+    real = input_stream.turn_still_to_come
+
+    def recording(
+        turn_rate: float, expected: float, yaw: float, lag: float, braking: float
+    ) -> float:
+        lags.append(lag)
+        return real(turn_rate, expected, yaw, lag, braking)
+
+    monkeypatch.setattr(input_stream, "turn_still_to_come", recording)
+    measured: list[float] = []
+    arrived = None
+    with simulated(initial_pose=START) as h:
+        to_pose, _ = entered_then_driven_to(h, entry, offset)
+        for loop in range(round(3.0 / LOOP)):
+            h.loop(to_pose.apply)
+            h.observe()
+            measured.append(to_pose._running.steering_lag)
+            if to_pose.at_target and arrived is None:
+                arrived = (loop + 1) * LOOP
+    return measured, [lag for lag in lags if lag > 0.0], arrived
+
+
 def test_a_steering_lag_measured_short_does_not_shorten_the_turns_lag(monkeypatch: Any) -> None:
     """Without the setpoint generator drive_to turns the translation back by the steering's lag,
     so the robot goes straight along the line to the pose: the approach's corrections no longer
@@ -134,33 +164,35 @@ def test_a_steering_lag_measured_short_does_not_shorten_the_turns_lag(monkeypatc
     (0.0° before the turn-back). The turn's braking now counts on at least STEERED_TURN_LAG_S
     (55 ms) throughout (the translation ends after the turn), however short the lag measured."""
     entry, offset, _, _ = MOVES["from rest, 3 m ahead and 90°"]
-    lags: list[float] = []
-    real = input_stream.turn_still_to_come
+    measured, translating, arrived = turn_lags(monkeypatch, entry, offset)
+    print(
+        f"\n[drive to pose without the generator, 3 m and 90°] steering lag measured "
+        f"{min(measured) * 1000:.1f}-{max(measured) * 1000:.1f} ms; the turn's braking counted "
+        f"on {min(translating) * 1000:.1f}-{max(translating) * 1000:.1f} ms; at the pose after "
+        f"{arrived} s"
+    )
+    assert arrived is not None
+    assert min(measured) < input_stream.STEERING_LAG_S  # (measured short here)
+    # STEERED_TURN_LAG_S (before: down to 43-48 ms)
+    assert min(translating) >= 0.055 - 1e-12
 
-    def recording(
-        turn_rate: float, expected: float, yaw: float, lag: float, braking: float
-    ) -> float:
-        lags.append(lag)
-        return real(turn_rate, expected, yaw, lag, braking)
 
-    monkeypatch.setattr(input_stream, "turn_still_to_come", recording)
-    with simulated(initial_pose=START) as h:
-        to_pose, _ = entered_then_driven_to(h, entry, offset)
-        measured: list[float] = []
-        for _ in range(round(3.0 / LOOP)):
-            h.loop(to_pose.apply)
-            h.observe()
-            measured.append(to_pose._running.steering_lag)
-        translating = [lag for lag in lags if lag > 0.0]
-        print(
-            f"\n[drive to pose without the generator, 3 m and 90°] steering lag measured "
-            f"{min(measured) * 1000:.1f}-{max(measured) * 1000:.1f} ms; the turn's braking counted "
-            f"on {min(translating) * 1000:.1f}-{max(translating) * 1000:.1f} ms"
-        )
-        assert to_pose.at_target
-        assert min(measured) < input_stream.STEERING_LAG_S  # (measured short here)
-        # STEERED_TURN_LAG_S (before: down to 43-48 ms)
-        assert min(translating) >= 0.055 - 1e-12
+def test_where_the_turn_ends_last_its_lag_is_the_measured_ones(monkeypatch: Any) -> None:
+    """Entered at 1 m/s with 2 m and 170° to go the turn ends after the translation: nothing
+    translates after it to turn the robot on, and counting on 55 ms there only braked the turn
+    early (at the pose after 1.72-1.74 s; 1.68-1.70 s before the big-turn fix). Its braking
+    counts on the 50 ms scaled by the lag measured, below 55 ms where that is under 48 ms."""
+    measured, translating, arrived = turn_lags(
+        monkeypatch, ChassisSpeeds(1.0, 0.0, 0.0), (2.0, 0.0, 170.0)
+    )
+    print(
+        f"\n[drive to pose without the generator, entered at 1 m/s, 2 m and 170°] steering lag "
+        f"measured {min(measured) * 1000:.1f}-{max(measured) * 1000:.1f} ms; the turn's braking "
+        f"counted on {min(translating) * 1000:.1f}-{max(translating) * 1000:.1f} ms; at the "
+        f"pose after {arrived} s"
+    )
+    assert arrived is not None
+    assert min(translating) < 0.055
 
 
 def test_drive_to_turns_towards_a_target_back_after_loops_without_one(monkeypatch: Any) -> None:
