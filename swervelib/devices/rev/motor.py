@@ -524,8 +524,35 @@ def _idle_mode(brake: bool) -> Any:
     return mode.kBrake if brake else mode.kCoast
 
 
+# The Spark's closed loop runs once a millisecond: its kI adds the error times kI once a period,
+# and its kD acts on the error's change over one period (REV's firmware: kI per native unit and
+# ms, kD per native unit per ms). REV's simulator integrates and differentiates over the seconds
+# given to iterate(): with the same gains its I would be 1000 times weaker and its D 1000 times
+# stronger than the device's (measured: kD 1e-4 on an error falling 90°/s gave -0.009 at 1, 2 and
+# 20 ms steps; the device gives -0.000009). The hook gives the simulator gains that act as the
+# device's do.
+SIM_PERIODS_PER_SECOND: Final = 1000.0
+
+
+def _simulated_gains(motor: SparkMotor) -> Any:
+    """The closed-loop gains (slot 0) that make REV's simulated PID act as the device's 1 ms loop."""
+    settings = motor.settings
+    angle = settings.role is Role.ANGLE
+    pidf = settings.pidf or (DEFAULT_ANGLE_PIDF if angle else DEFAULT_DRIVE_PIDF)
+    config = motor.new_config()
+    config.closedLoop.pid(
+        pidf.p, pidf.i * SIM_PERIODS_PER_SECOND, pidf.d / SIM_PERIODS_PER_SECOND, _SLOT0
+    )
+    return config
+
+
 class SparkMotorSim(MotorSim):
     """The REV simulator for one Spark, spoken to in the bare motor's frame.
+
+    REV's simulated closed loop takes its I and D over the seconds given to ``iterate()``, the
+    device over its 1 ms period: the hook rewrites the Spark's kI (times 1000) and kD (divided by
+    1000) once, when it is made, so that the simulated loop acts as the device's does (see
+    :data:`SIM_PERIODS_PER_SECOND`). The Spark's configuration read back in simulation holds those.
 
     ``rev.SparkMaxSim``/``SparkFlexSim`` work entirely in the controller's user frame and ignore
     ``inverted``, so this hook applies it: :meth:`applied_voltage` negates the controller's output
@@ -587,6 +614,7 @@ class SparkMotorSim(MotorSim):
                 "absolute",
                 lambda: rev.SparkAbsoluteEncoderSim(motor.spark),
             )
+        motor.apply_extra_config(_simulated_gains(motor), "simulated closed-loop gains")
         # A pooled simulator may hold an earlier drive's motion: start this one at rest.
         self.vendor_sim.setVelocity(0.0)
         self.vendor_sim.setAppliedOutput(0.0)
