@@ -28,18 +28,18 @@ turn (rad, rad/s, rad/s²) alike:
   the robot went 0.1 m/s faster than a command braking at 3 m/s² while turning at π rad/s, and
   passed the pose by 4.8 cm from rest 1 m away with 170° to turn (10.3 cm entered at 1 m/s). Its
   braking curve is taken from where it will have gone (see ``STEERED_TRANSLATION_LAGS`` in
-  :mod:`swervelib.input_stream`).
+  :mod:`swervelib.pose_follower`).
 * :func:`steering_lag_samples`: how long each module's steering trails its target, seen in one
   loop (its angle short of the target over the target's rate), from which drive_to measures the
   robot's own steering lag instead of taking one simulated robot's (41 ms all-REV, 72 ms on the
   Spark MAX and Kraken example robots); :func:`translating_turn_lag`: the turn's lag while
-  translating from it (see ``STEERED_TURN_LAG_S`` in :mod:`swervelib.input_stream`).
+  translating from it (see ``STEERED_TURN_LAG_S`` in :mod:`swervelib.pose_follower`).
 * :func:`remaining_time` and :func:`unhurried_rate`: when the translation would end, and the
   slowest top turn rate that still ends the turn by a time. Without the generator the turn ends
   shortly before the translation rather than as soon as it can: steering that stops short of its
   targets leaves some of the turn's last changes unsteered, which turns the robot on for as long
   as it translates (0.5-0.6° past the heading before; see ``TURN_ENDS_BEFORE_S`` in
-  :mod:`swervelib.input_stream`).
+  :mod:`swervelib.pose_follower`).
 
 Under a setpoint generator, which limits each module's acceleration rather than the chassis's, a
 move that translates and turns at once asks every module for both: the translation's acceleration

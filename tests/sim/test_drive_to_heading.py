@@ -16,7 +16,7 @@ import pytest
 from wpimath.geometry import Pose2d, Rotation2d
 from wpimath.kinematics import ChassisSpeeds
 
-from swervelib import input_stream
+from swervelib import pose_follower
 from swervelib.input_stream import SwerveInput
 from swervelib.pose_profile import remaining_time, unhurried_rate
 from tests.drive.harness import LOOP, simulated
@@ -131,7 +131,7 @@ def turn_lags(
     counted on while translating (pose_profile.turn_still_to_come's), and when it was at the
     pose (s; None: never)."""
     lags: list[float] = []
-    real = input_stream.turn_still_to_come
+    real = pose_follower.turn_still_to_come
 
     def recording(
         turn_rate: float, expected: float, yaw: float, lag: float, braking: float
@@ -139,7 +139,7 @@ def turn_lags(
         lags.append(lag)
         return real(turn_rate, expected, yaw, lag, braking)
 
-    monkeypatch.setattr(input_stream, "turn_still_to_come", recording)
+    monkeypatch.setattr(pose_follower, "turn_still_to_come", recording)
     measured: list[float] = []
     arrived = None
     with simulated(initial_pose=START) as h:
@@ -147,7 +147,7 @@ def turn_lags(
         for loop in range(round(3.0 / LOOP)):
             h.loop(to_pose.apply)
             h.observe()
-            measured.append(to_pose._running.steering_lag)
+            measured.append(to_pose._running.follower.steering_lag)
             if to_pose.at_target and arrived is None:
                 arrived = (loop + 1) * LOOP
     return measured, [lag for lag in lags if lag > 0.0], arrived
@@ -172,7 +172,7 @@ def test_a_steering_lag_measured_short_does_not_shorten_the_turns_lag(monkeypatc
         f"{arrived} s"
     )
     assert arrived is not None
-    assert min(measured) < input_stream.STEERING_LAG_S  # (measured short here)
+    assert min(measured) < pose_follower.STEERING_LAG_S  # (measured short here)
     # STEERED_TURN_LAG_S (before: down to 43-48 ms)
     assert min(translating) >= 0.055 - 1e-12
 

@@ -10,7 +10,8 @@ from wpimath.geometry import Pose2d, Rotation2d, Translation2d
 from wpimath.kinematics import ChassisSpeeds
 
 from swervelib.input import HeadingDriveInput
-from swervelib.input_stream import MIN_POSE_FRACTION, SwerveInput
+from swervelib.input_stream import SwerveInput
+from swervelib.pose_follower import MIN_POSE_FRACTION
 from tests.drive.harness import simulated
 from tests.sim import Pad
 
