@@ -10,23 +10,22 @@ gone (swervelib.pose_profile.steered_fraction, translation_still_to_come)."""
 
 from __future__ import annotations
 
-import json
 import math
-import shutil
 from pathlib import Path
 from typing import Any
 
 import pytest
 from wpimath.kinematics import ChassisSpeeds
 
+from swervelib.input_stream import SwerveInput
 from swervelib.pose_profile import (
     steered_fraction,
     steering_lag_samples,
     translation_still_to_come,
 )
-from tests.conftest import DEPLOY
 from tests.drive.harness import REV_NAVX, simulated
-from tests.sim.test_drive_to_pose import START, under_the_generator
+from tests.sim import KRAKEN, SWERVE, example_robots
+from tests.sim.test_drive_to_pose import START, Run, under_the_generator
 
 # Four modules at the corners of a 0.6 m square (m from the centre), for the pure functions
 CORNERS = [(0.3, 0.3), (0.3, -0.3), (-0.3, 0.3), (-0.3, -0.3)]
@@ -66,6 +65,20 @@ def test_translation_still_to_come_is_the_lag_times_the_speed_towards_the_goal()
     assert translation_still_to_come(-1.0, 0.06) == 0.0
 
 
+def assert_held(run: Run, to_pose: SwerveInput, passed_m: float, before: float) -> None:
+    """What each big-turn move is held to: past the pose by less than ``passed_m``, past the
+    heading by at most TURNED_PAST_DEG, at the pose no more than 2 % later than ``before`` (s),
+    within the tolerances at the end, and never stepping the command beyond its limits."""
+    assert run.passed < passed_m
+    assert run.turned_past <= TURNED_PAST_DEG
+    assert run.at_target and run.arrived is not None
+    assert run.arrived <= 1.02 * before + 1e-9
+    assert run.miss < 0.02 and run.heading_miss < 1.0
+    # (float rounding only)
+    assert run.linear_step <= to_pose.pose_max_acceleration + 1e-6
+    assert run.turn_step <= to_pose.pose_max_turn_acceleration + 1e-6
+
+
 @pytest.mark.parametrize("name", list(MOVES))
 def test_drive_to_a_near_pose_with_a_large_turn_does_not_pass_it(
     name: str, monkeypatch: Any
@@ -84,14 +97,7 @@ def test_drive_to_a_near_pose_with_a_large_turn_does_not_pass_it(
             f"\n[drive to pose without the generator, {name}] {run} (before: passed by "
             f"{passed_before} cm, at the pose after {before} s)"
         )
-        assert run.passed < PASSED_M  # before: 4.8-10.3 cm
-        assert run.turned_past <= TURNED_PAST_DEG
-        assert run.at_target and run.arrived is not None
-        assert run.arrived <= 1.02 * before + 1e-9
-        assert run.miss < 0.02 and run.heading_miss < 1.0
-        # (float rounding only)
-        assert run.linear_step <= to_pose.pose_max_acceleration + 1e-6
-        assert run.turn_step <= to_pose.pose_max_turn_acceleration + 1e-6
+        assert_held(run, to_pose, PASSED_M, before)  # passed before: 4.8-10.3 cm
 
 
 def test_steering_lag_samples_are_the_angle_short_of_the_target_over_its_rate() -> None:
@@ -110,26 +116,10 @@ def test_steering_lag_samples_are_the_angle_short_of_the_target_over_its_rate() 
     assert steering_lag_samples(before, targets, angles, 0.0, 0.2, 0.5) == []
 
 
-# The other example configurations: Spark MAX + NEO (deploy/swerve) and Kraken X60s
-# (deploy/kraken_cancoder_pigeon2). REVLib cannot simulate a Spark Max and a Spark Flex with one
-# CAN id in one process, and this group's Spark Flexes (the all-REV robot) hold ids 1-8:
-# deploy/swerve is copied with its Spark Maxes on 40-47, as tests/sim/test_heading_hold does.
-SWERVE, KRAKEN = "swerve", "kraken_cancoder_pigeon2"
-SPARK_MAX_FIRST_ID = 40
-
-
 @pytest.fixture(scope="module")
 def robots(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    swerve = tmp_path_factory.mktemp("big_turn") / SWERVE
-    shutil.copytree(DEPLOY / SWERVE, swerve)
-    names = json.loads((swerve / "swervedrive.json").read_text())["modules"]
-    for index, name in enumerate(names):
-        path = swerve / "modules" / name
-        module = json.loads(path.read_text())
-        module["drive"]["id"] = SPARK_MAX_FIRST_ID + 2 * index
-        module["angle"]["id"] = SPARK_MAX_FIRST_ID + 2 * index + 1
-        path.write_text(json.dumps(module, indent=2))
-    return {SWERVE: swerve, KRAKEN: DEPLOY / KRAKEN}
+    """The other example configurations (see tests.sim.example_robots)."""
+    return example_robots(tmp_path_factory.mktemp("big_turn"))
 
 
 # How far drive_to may pass the pose on each robot: the Kraken robot passes it by 1.0-1.5 cm
@@ -171,13 +161,7 @@ def test_the_steering_lag_is_the_robots_own(
             f"\n[drive to pose without the generator, {name}] {run} (with the all-REV robot's "
             f"lags: passed by {passed_with_one_lag} cm; at the pose before after {before} s)"
         )
-        assert run.passed < PASSED_ON[robot]
-        assert run.turned_past <= TURNED_PAST_DEG
-        assert run.at_target and run.arrived is not None
-        assert run.arrived <= 1.02 * before + 1e-9
-        assert run.miss < 0.02 and run.heading_miss < 1.0
-        assert run.linear_step <= to_pose.pose_max_acceleration + 1e-6
-        assert run.turn_step <= to_pose.pose_max_turn_acceleration + 1e-6
+        assert_held(run, to_pose, PASSED_ON[robot], before)
 
 
 # name: (entered at ENTRY, the pose (m, m, degrees), how far it passed the pose compensated twice
@@ -208,10 +192,4 @@ def test_with_the_drives_skew_compensation_the_translation_is_turned_back_once(
             f"\n[drive to pose with skew compensation 0.1 s, {name}] {run} (compensated twice: "
             f"passed by {passed_twice} cm; at the pose before after {before} s)"
         )
-        assert run.passed < PASSED_M
-        assert run.turned_past <= TURNED_PAST_DEG
-        assert run.at_target and run.arrived is not None
-        assert run.arrived <= 1.02 * before + 1e-9
-        assert run.miss < 0.02 and run.heading_miss < 1.0
-        assert run.linear_step <= to_pose.pose_max_acceleration + 1e-6
-        assert run.turn_step <= to_pose.pose_max_turn_acceleration + 1e-6
+        assert_held(run, to_pose, PASSED_M, before)

@@ -7,9 +7,7 @@ as a robot does: periodic() once a loop, then the command, then time passes."""
 
 from __future__ import annotations
 
-import json
 import math
-import shutil
 from pathlib import Path
 
 import pytest
@@ -21,33 +19,15 @@ from swervelib.drive import shaping
 from swervelib.drive.module import ANTI_JITTER_FRACTION
 from swervelib.drive.shaping import RequestShaper
 from swervelib.input_stream import SwerveInput
-from tests.conftest import DEPLOY
 from tests.drive.harness import LOOP, Harness, simulated
-from tests.sim import Pad
+from tests.sim import KRAKEN, SWERVE, Pad, example_robots
 
-# The two example configurations: Spark Max + NEO with CANcoders and a Pigeon 2, and Kraken X60s
-# with CANcoders and a Pigeon 2 (phoenix6: the harness waits for their readings each loop).
-SWERVE, KRAKEN = "swerve", "kraken_cancoder_pigeon2"
-# REVLib cannot simulate a Spark Max and a Spark Flex with one CAN id in one process, and this
-# group's Spark Flexes (deploy/vortex_throughbore_navx) hold ids 1-8: deploy/swerve is copied with
-# its Spark Maxes on 40-47, the ids test_absolute_steering gives its Spark Maxes (the pool
-# reuses a Spark of the same kind; each drive configures it afresh).
-SPARK_MAX_FIRST_ID = 40
 SETTLED = 0.5  # degrees: where a heading lock must come to rest
 
 
 @pytest.fixture(scope="module")
 def configs(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
-    swerve = tmp_path_factory.mktemp("heading_hold") / SWERVE
-    shutil.copytree(DEPLOY / SWERVE, swerve)
-    names = json.loads((swerve / "swervedrive.json").read_text())["modules"]
-    for index, name in enumerate(names):
-        path = swerve / "modules" / name
-        module = json.loads(path.read_text())
-        module["drive"]["id"] = SPARK_MAX_FIRST_ID + 2 * index
-        module["angle"]["id"] = SPARK_MAX_FIRST_ID + 2 * index + 1
-        path.write_text(json.dumps(module, indent=2))
-    return {SWERVE: swerve, KRAKEN: DEPLOY / KRAKEN}
+    return example_robots(tmp_path_factory.mktemp("heading_hold"))
 
 
 def _error_deg(h: Harness, target_deg: float) -> tuple[float, float]:
