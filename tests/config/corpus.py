@@ -29,8 +29,8 @@ MIGRATES = sorted(name for name in BROKEN if EXPECTATIONS[name].get("migrates"))
 # Every folder that loads and passes `check` (as it is, or once migrated).
 LOADS = sorted(ACCEPTED + MIGRATES)
 # Every folder that drives in simulation (tests/corpus_drive), each in a group of its own: all of
-# LOADS but a folder whose expectation says `"drives": false`, with the reason in `no_drive`.
-DRIVEN = sorted(name for name in LOADS if EXPECTATIONS[name].get("drives", True))
+# LOADS.
+DRIVEN = LOADS
 
 CORPUS_GROUP_PREFIX = "corpus-"
 """Each folder of DRIVEN drives in the isolated test group ``corpus-<name>`` (tests/conftest.py)."""

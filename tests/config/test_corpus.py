@@ -18,7 +18,6 @@ from tests.config.corpus import (
     ACCEPTED,
     BROKEN,
     CORPUS,
-    DRIVEN,
     EXPECTATIONS,
     LOADS,
     UNSUPPORTED,
@@ -88,12 +87,6 @@ def test_a_folder_reads_the_devices_and_values_it_names(name: str, tmp_path: Pat
         assert types == (values["drive"], values["angle"], expected_encoder), module.name
         cosine = values.get("useCosineCompensator", True)
         assert module.use_cosine_compensator is cosine, module.name
-
-
-def test_a_folder_that_does_not_drive_says_why() -> None:
-    """Every folder that loads drives in simulation, unless its expectation gives the reason."""
-    for name in sorted(set(LOADS) - set(DRIVEN)):
-        assert len(EXPECTATIONS[name].get("no_drive", "")) > 20, name
 
 
 def _warnings(name: str) -> tuple[Problem, ...]:

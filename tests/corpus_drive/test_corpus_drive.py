@@ -13,8 +13,8 @@ The folder's own PIDF gains run on the simulated controllers, read as YAGSL read
 teams' gains differ a lot (steer kP from 0.0012 to 50 in its units, a drive `f` added on top of
 the feedforward), so some robots steer slowly or drive faster than asked, here as under YAGSL on
 the robot. The test therefore asserts the direction of each motion (forward and to the left,
-counter-clockwise) and odometry against the physics, not how closely the robot follows the
-command.
+counter-clockwise), that every wheel steered towards its set-point, and odometry against the
+physics, not how closely the robot follows the command.
 """
 
 from __future__ import annotations
@@ -39,6 +39,11 @@ NAMES = (
 )
 TOLERANCE_M = 0.10
 TOLERANCE_DEG = 3.0
+# Each wheel's angle after 2 s of the line, from its set-point (a wheel that never steered is
+# 26.6° off). Real teams' low steering gains leave some robots' modules stopped short within the
+# simulated angle motor's static friction, as far as 21° (1027-2025: angle kP 0.0012, 0.024 duty
+# at 20°; others 5-17°), so this asserts that each wheel steered, not how closely.
+STEERED_DEG = 23.0
 
 
 def _error(h: object) -> tuple[float, float]:
@@ -101,6 +106,15 @@ def test_drives_a_field_relative_line_and_a_turn(name: str, tmp_path: Path) -> N
             d.drive(ChassisSpeeds(speed, 0.5 * speed, 0.0), field_relative=True)
 
         h.run(2.0, line)
+        # steered towards its set-point (the line's direction in the robot's frame), not only a
+        # robot that ends somewhere forward and to the left (a robot whose modules never left 0°
+        # drifted 1 cm left and passed that)
+        true_angles = h.sim.true_module_angles
+        off = {
+            m.name: abs(math.remainder(true_angles[m.name].degrees() - m.angle_setpoint_deg, 360.0))
+            for m in drive.modules
+        }
+        assert max(off.values()) < STEERED_DEG, (name, off)
         # stepped time: a phoenix6 frame's wall-clock age says nothing of the simulated robot,
         # so latency compensation must be off (on a robot, and in real time, it is on)
         batch = drive._batch
