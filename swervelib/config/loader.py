@@ -68,7 +68,13 @@ from swervelib.config.model import (
     SwerveConfig,
 )
 from swervelib.config.names import module_name_problem, read_canbus
-from swervelib.config.native_counts import PER_ROTATION, FactorUnits, shared_units, units_for
+from swervelib.config.native_counts import (
+    PER_ROTATION,
+    FactorUnits,
+    module_units,
+    shared_units,
+    units_for,
+)
 from swervelib.config.steering import KEY as steering_key
 from swervelib.config.steering import read_steering
 from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
@@ -306,24 +312,6 @@ class _Loader:
         factors = read_conversion_factors(parent, units)
         return factors if self.error_count() == errors_before else None
 
-    def peek_factor_units(self, names: list[tuple[str, FileContext, int]]) -> FactorUnits:
-        """The units of physicalproperties.json's ``factor``s, from the motor types the module
-        files name (read quietly here: :meth:`module_file` reports their problems)."""
-        units = []
-        for name, _, _ in names:
-            types: list[object] = [None, None]
-            try:
-                raw = read_file(self.directory / MODULES_DIR / f"{name}.json", limit=MAX_FILE_BYTES)
-                root = parse(raw.decode("utf-8-sig"), trailing=True).value
-            except (UnreadableFile, UnicodeDecodeError, JSONSyntaxError):
-                root = None
-            if isinstance(root, dict):
-                for index, key in enumerate(("angle", "drive")):
-                    device = root.get(key)
-                    types[index] = device.get("type") if isinstance(device, dict) else None
-            units.append(units_for(types[0], types[1]))
-        return shared_units(units)
-
     def drive_file(self) -> tuple[DriveConfig | None, list[tuple[str, FileContext, int]]]:
         file = self.open(DRIVE_FILE, required=True)
         root = file.root() if file else None
@@ -413,10 +401,8 @@ class _Loader:
             root.error("modules", MODULE_COUNT_MESSAGE, found=f"{len(result)} modules")
         return result
 
-    def module_file(
-        self, name: str, listed_in: FileContext, index: int, physical: ConversionFactors | None
-    ) -> ModuleConfig | None:
-        """One module file; ``physical`` is None when physicalproperties' factors had errors."""
+    def open_module(self, name: str, listed_in: FileContext, index: int) -> FileContext | None:
+        """One module file, read and parsed (None when it cannot be, already reported)."""
         relative = f"{MODULES_DIR}/{name}.json"
         if not _exists(self.directory / relative):  # anything else there: open() says what
             listed_in.report(
@@ -425,7 +411,13 @@ class _Loader:
                 expected=f"a file at {self.directory / relative}",
             )
             return None
-        file = self.open(relative, required=True)
+        return self.open(relative, required=True)
+
+    def module_file(
+        self, name: str, file: FileContext | None, physical: ConversionFactors | None
+    ) -> ModuleConfig | None:
+        """One module file (:meth:`open_module`'s); ``physical`` is None when physicalproperties'
+        factors had errors."""
         root = file.root() if file else None
         if file is None or root is None:
             return None
@@ -488,7 +480,7 @@ class _Loader:
         assert drive and angle and encoder and inverted and location and conversion
         return ModuleConfig(
             name=name,
-            file=relative,
+            file=file.file,
             drive=drive,
             angle=angle,
             encoder=encoder,
@@ -684,8 +676,14 @@ class _Loader:
                 [Problem(str(directory), "", f"configuration directory {what}")], str(directory)
             )
         drive, names = self.drive_file()
-        physical, factors = self.physical_file(self.peek_factor_units(names))
-        modules = [self.module_file(name, file, index, factors) for name, file, index in names]
+        files = [self.open_module(name, listed_in, index) for name, listed_in, index in names]
+        # physicalproperties.json's factors are in the units the module files' motors give
+        units = shared_units([module_units(f.document.value if f else None) for f in files])
+        physical, factors = self.physical_file(units)
+        modules = [
+            self.module_file(name, file, factors)
+            for (name, _, _), file in zip(names, files, strict=True)
+        ]
         if self.physical_legacy and self.physical_root is not None and None not in modules:
             warn_stale_legacy(self.physical_root, self.physical_legacy)
         pidf = self.pidf_file()

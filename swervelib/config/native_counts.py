@@ -49,6 +49,17 @@ def units_for(angle_type: object, drive_type: object) -> FactorUnits:
     return FactorUnits(counts_per_rotation(angle_type), counts_per_rotation(drive_type))
 
 
+def module_units(module: object) -> FactorUnits:
+    """The units of a module file's factors, from its parsed JSON: the ``type`` its ``angle`` and
+    ``drive`` motors are written with (anything unreadable: per motor rotation)."""
+
+    def motor_type(key: str) -> object:
+        device = module.get(key) if isinstance(module, dict) else None
+        return device.get("type") if isinstance(device, dict) else None
+
+    return units_for(motor_type("angle"), motor_type("drive"))
+
+
 def shared_units(modules: list[FactorUnits]) -> FactorUnits:
     """The units of physicalproperties.json's factors, which every module shares: per native count
     for an axis only when every module's motor on it is a Talon SRX."""

@@ -35,7 +35,7 @@ from typing import Any, Final
 
 from swervelib.config import Problem, Severity
 from swervelib.config.jsonpos import JSONSyntaxError, parse
-from swervelib.config.native_counts import FactorUnits, shared_units, units_for
+from swervelib.config.native_counts import FactorUnits, module_units, shared_units
 from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
 from swervelib.safe_read import Problem as ReadProblem
 from swervelib.tools.edit import MISSING, ConfigEditor, EditError, EditResult, FaultHook
@@ -135,7 +135,7 @@ def plan_from(
             complete.append(False)
             modules += flips
             continue
-        units.append(units_for(_motor_type(data, "angle"), _motor_type(data, "drive")))
+        units.append(module_units(data))
         conversion, own = conversion_steps(
             file, data, module=True, physical_works=gives_both(physical), units=units[-1]
         )
@@ -151,12 +151,6 @@ def plan_from(
         )[0]
         steps += ignored_key_steps(PHYSICAL_FILE, physical)
     return steps + modules
-
-
-def _motor_type(data: dict[str, Any], key: str) -> object:
-    """The ``type`` of a module file's ``angle`` or ``drive`` motor, as written (None if none)."""
-    device = data.get(key)
-    return device.get("type") if isinstance(device, dict) else None
 
 
 def _module_files(drive: Any) -> list[str]:
