@@ -313,7 +313,7 @@ class SparkMotor(ReadingWatch, SwerveMotor):
     def _full_config(self) -> Any:
         s = self.settings
         angle = s.role is Role.ANGLE
-        pidf = s.pidf or (DEFAULT_ANGLE_PIDF if angle else DEFAULT_DRIVE_PIDF)
+        pidf = _gains(s)
         config = self.new_config()
         config.inverted(s.inverted)
         config.setIdleMode(_idle_mode(s.brake))
@@ -519,6 +519,13 @@ class SparkMotor(ReadingWatch, SwerveMotor):
         return self._sim
 
 
+def _gains(settings: MotorSettings) -> PIDF:
+    """The closed-loop gains a Spark is configured with: its own, or the role's defaults."""
+    return settings.pidf or (
+        DEFAULT_ANGLE_PIDF if settings.role is Role.ANGLE else DEFAULT_DRIVE_PIDF
+    )
+
+
 def _idle_mode(brake: bool) -> Any:
     mode = rev.SparkBaseConfig.IdleMode
     return mode.kBrake if brake else mode.kCoast
@@ -536,9 +543,7 @@ SIM_PERIODS_PER_SECOND: Final = 1000.0
 
 def _simulated_gains(motor: SparkMotor) -> Any:
     """The closed-loop gains (slot 0) that make REV's simulated PID act as the device's 1 ms loop."""
-    settings = motor.settings
-    angle = settings.role is Role.ANGLE
-    pidf = settings.pidf or (DEFAULT_ANGLE_PIDF if angle else DEFAULT_DRIVE_PIDF)
+    pidf = _gains(motor.settings)
     config = motor.new_config()
     config.closedLoop.pid(
         pidf.p, pidf.i * SIM_PERIODS_PER_SECOND, pidf.d / SIM_PERIODS_PER_SECOND, _SLOT0
