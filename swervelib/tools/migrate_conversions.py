@@ -146,7 +146,7 @@ def _take(data: dict[str, Any], present: list[str], factors: Any, units: FactorU
             counts = units.angle if axis == "angle" else units.drive
             if counts != 1:
                 within = per_count(within, counts)
-                unit = f"{unit.replace('motor rotation', 'native count')}"
+                unit = unit.replace("motor rotation", "native count")
         if key not in present:
             continue
         raw = data[key]
