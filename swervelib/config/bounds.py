@@ -278,7 +278,8 @@ DRIVE_METRES_PER_ROTATION: Final = Range(
     0.001,
     1,
     "metres per motor rotation",
-    too_low="phoenix6 takes at most 1000 motor rotations per metre (SensorToMechanismRatio; it "
+    too_low="below 1 mm per motor rotation a wheel runs under 0.2 m/s with any FRC "
+    "motor, and phoenix6 takes at most 1000 motor rotations per metre (SensorToMechanismRatio; it "
     "silently caps more, and distances then read wrong)",
     too_high="a wheel going 1 m per motor rotation would run at 100 m/s",
     zero=True,

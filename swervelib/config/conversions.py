@@ -85,6 +85,7 @@ def read_conversion_factors(
             ),
             diameter_in=drive_view.number("diameter", 0.0, minimum=0, within=bounds.WHEEL_DIAMETER),
             factor=drive_view.number("factor", 0.0, minimum=0, within=drive_range) * units.drive,
+            factor_counts=units.drive,
         )
         drive_view.finish()
     view.finish()
@@ -147,6 +148,7 @@ def effective_factors(own: ConversionFactors, physical: ConversionFactors) -> Co
         gear_ratio=_pick(own.drive.gear_ratio, physical.drive.gear_ratio),
         diameter_in=_pick(own.drive.diameter_in, physical.drive.diameter_in),
         factor=_pick(own.drive.factor, physical.drive.factor),
+        factor_counts=(own if own.drive.factor != 0 else physical).drive.factor_counts,
     )
     return ConversionFactors(angle, drive)
 
@@ -246,7 +248,13 @@ def resolve_conversion(
     angle_deg = angle_factor if angle_factor != 0 else 360.0 / angle_ratio
     if drive_factor != 0:
         drive_m = drive_factor
+        counts = factors.drive.factor_counts
         how = f"factor {drive_factor:g}"
+        if counts != 1:
+            written = drive_factor / counts
+            how = (
+                f"factor {written:g} m per Talon SRX native count, {drive_factor:g} m per rotation"
+            )
     else:
         drive_m = math.pi * diameter * INCH / drive_ratio
         how = f"gearRatio {drive_ratio:g} and diameter {diameter:g} in"

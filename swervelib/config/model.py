@@ -88,6 +88,9 @@ class DriveConversion:
     gear_ratio: float = 0.0
     diameter_in: float = 0.0
     factor: float = 0.0
+    factor_counts: int = 1
+    """Native counts per motor rotation that ``factor`` was written per: 4096 for a Talon SRX's
+    (YAGSL's unit for it, :mod:`swervelib.config.native_counts`), else 1."""
 
     @property
     def diameter_m(self) -> float:

@@ -80,6 +80,8 @@ def per_count(within: Range, counts: int) -> Range:
         return None if value is None else value / counts
 
     unit = within.unit.replace("per motor rotation", "per Talon SRX native count")
+    # The reasons speak of the factor per motor rotation, which is this one x counts.
+    scale = f"; the factor per motor rotation is this one x {counts}"
     return replace(
         within,
         low=within.low / counts,
@@ -87,4 +89,6 @@ def per_count(within: Range, counts: int) -> Range:
         warn_low=scaled(within.warn_low),
         warn_high=scaled(within.warn_high),
         unit=f"{unit} (YAGSL's unit for a Talon SRX, {counts} per motor rotation)",
+        too_low=within.too_low + scale,
+        too_high=within.too_high + scale,
     )

@@ -71,6 +71,32 @@ def test_a_talonsrx_factor_per_motor_rotation_is_refused_naming_yagsls_unit(
         assert "per Talon SRX native count" in message and "4096 per motor rotation" in message
 
 
+@pytest.mark.parametrize("in_module", [False, True])
+def test_an_unusual_talonsrx_drive_factor_is_quoted_as_written(
+    tmp_path: Path, in_module: bool
+) -> None:
+    """1e-6 m per count is 0.004096 m per motor rotation, a 0.36 m/s wheel: the warning quotes the
+    number in the file, per count, beside the one per rotation it was read as."""
+    factors = {"angle": PER_COUNT["angle"], "drive": {"factor": 1e-6}}
+    config = load_directory(talonsrx_folder(tmp_path, factors, in_module=in_module))
+    unusual = [w.format() for w in config.warnings if w.field == "conversionFactors.drive"]
+    assert unusual, [w.format() for w in config.warnings]
+    for text in unusual:
+        assert "factor 1e-06 m per Talon SRX native count, 0.004096 m per rotation" in text
+
+
+def test_an_out_of_range_talonsrx_factor_gives_its_reason_per_count(tmp_path: Path) -> None:
+    """The reasons speak per motor rotation ("360 / factor is the steering gear ratio"): the error
+    says that a per-count factor is x 4096 there."""
+    factors = {"angle": {"factor": 1.0}, "drive": {"factor": 1e-9}}
+    with pytest.raises(ConfigError) as caught:
+        load_directory(talonsrx_folder(tmp_path, factors))
+    named = {(p.file, p.field): p.format() for p in caught.value.problems}
+    for axis in ("angle", "drive"):
+        message = named[(PHYSICAL, f"conversionFactors.{axis}.factor")]
+        assert "the factor per motor rotation is this one x 4096" in message, message
+
+
 def test_a_talonsrx_gear_ratio_means_what_it_means_for_any_motor(tmp_path: Path) -> None:
     factors = {
         "angle": {"gearRatio": ANGLE_RATIO},
