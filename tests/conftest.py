@@ -105,7 +105,9 @@ def pytest_terminal_summary(terminalreporter: Any) -> None:
 # allows one Spark object per CAN id and cannot simulate a second one (the REV device tests alone
 # use 50 ids), phoenix6 test devices are destroyed to simulate disconnects, and a process can hold
 # one navX. Each of these groups therefore runs in its own Python process, driven by
-# tests/test_isolated.py; inside that process SWERVELIB_TEST_GROUP names the group.
+# tests/test_isolated.py; inside that process SWERVELIB_TEST_GROUP names the group. (The ctre6
+# group's test_ctre6.py uses every Talon CAN id; phoenix6's simulator has one device per id
+# whatever the bus, so further Talon tests need a process of their own.)
 ISOLATED_GROUPS = {
     "rev": ["devices/test_rev.py"],
     "rev_yagsl_2026": ["devices/test_rev_yagsl_2026.py"],
@@ -114,6 +116,7 @@ ISOLATED_GROUPS = {
     "ctre5_drive": ["devices/test_ctre5_drive.py"],
     "ctre6": ["devices/test_ctre6.py", "devices/test_tilt_ctre6.py"],
     "ctre6_drive": ["devices/test_ctre6_drive.py"],
+    "ctre6_angle_ks": ["devices/test_ctre6_angle_ks.py"],
     "navx_wpilib": ["devices/test_navx_wpilib.py", "devices/test_tilt_navx_wpilib.py"],
     "drive_and_sim": ["drive", "sim"],
     "calibrate": ["calibrate"],

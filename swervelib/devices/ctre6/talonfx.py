@@ -148,6 +148,12 @@ class _PhoenixTalon(ReadingWatch, SignalDevice, SwerveMotor):
         feedback.sensor_to_mechanism_ratio = settings.gear_ratio
         config.closed_loop_general.continuous_wrap = angle
         slot = config.slot0
+        if angle:
+            # kS (pidfproperties.json's f) pushes in the direction of the position error, as CTRE's
+            # swerve generator sets up its steer motors. phoenix6's default takes kS's sign from
+            # the velocity reference, which a PositionVoltage leaves at zero: the kS never acted
+            # (tests/devices/test_ctre6_angle_ks.py).
+            slot.static_feedforward_sign = signals.StaticFeedforwardSignValue.USE_CLOSED_LOOP_SIGN
         if settings.pidf is not None:
             slot.k_p = settings.pidf.p
             slot.k_i = settings.pidf.i
