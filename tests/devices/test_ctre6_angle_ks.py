@@ -35,7 +35,7 @@ from tests.waits import fresh_frames, until
 
 enabled = ctre6_tests.enabled  # the DS enabled, the sim clock running (a fixture)
 
-KP = 1.0  # volts per module rotation: 0.03 V for a 10° error, far below the friction
+KP = 1.0  # volts per module rotation: under 0.03 V for a 10° error, far below the friction
 KS = 0.5  # volts
 LOOP_S = 0.02
 FRICTION_V = PhysicalProperties().friction.angle  # what the simulation gives a steering motor
@@ -84,7 +84,7 @@ def test_a_steering_ks_pushes_towards_the_set_point(type_name: str) -> None:
                     m.sim.set_rotor(0.0, 0.0, LOOP_S)
 
             def pushes(towards: float = towards) -> bool:
-                # kS towards the set-point, and the kP term (about 0.03 V) on top of it
+                # kS towards the set-point, and the kP term (under 0.03 V) on top of it
                 return all(
                     KS <= m.sim.applied_voltage() * rotor_frame(m) * towards <= KS + 0.1
                     for m in motors
@@ -101,7 +101,7 @@ def test_a_steering_ks_pushes_towards_the_set_point(type_name: str) -> None:
 def test_a_steering_ks_above_the_friction_turns_the_module_to_its_set_point(
     inverted: bool,
 ) -> None:
-    """kP alone (0.03 V for 10°) cannot move a module against the simulation's 0.3 V of friction;
+    """kP alone (under 0.03 V for 10°) cannot move a module against the simulation's 0.3 V of friction;
     a kS of 0.35 V turns it to within half a degree of a set-point 10° away. Each robot loop
     commands the angle, lets the Talon take the command (two status frames), then steps the
     module's physics by 20 ms with what the Talon applies."""
