@@ -38,6 +38,7 @@ from swervelib.sim.chassis import (
     moment_of_inertia,
 )
 from swervelib.sim.motor_model import MotorModel, dc_motor
+from swervelib.sim.talon_commands import TalonCommands
 from swervelib.sim.truth import CornerTruth, HardwareTruth
 from swervelib.text import printable, printable_repr
 
@@ -46,8 +47,6 @@ if TYPE_CHECKING:
 
 MAX_SUBSTEP_S = 0.002
 MAX_STEP_S = 1.0
-# How long a step waits for a phoenix6 motor to take its command (stepped time): ten frames.
-COMMAND_WAIT_S = 0.1
 # The rotating parts of a drive: a brushless FRC motor's rotor and gearbox, reflected to the motor
 # shaft (kg·m²), and a 4 in wheel with its hub about its axle (kg·m²). Approximate; they decide
 # how fast a slipping wheel spins up, not how fast a gripping robot accelerates.
@@ -245,13 +244,13 @@ class SwerveSim:
         if count not in (2, 3, 4, 6):
             raise ValueError("WPILib kinematics support 2, 3, 4 or 6 modules")
         # the motors whose commands a step waits for (phoenix6: no other vendor's have signals)
-        self._phoenix6_motors = [
+        phoenix6_motors = [
             motor
             for corner in self._corners
             for motor in (corner.angle_motor, corner.drive_motor)
             if motor.status_signals()
         ]
-        self._commands_awaited = -1  # the phoenix6 motors' commands_sent the last wait was for
+        self._talon_commands = TalonCommands(phoenix6_motors) if phoenix6_motors else None
         self._kinematics: Any = getattr(kinematics, f"SwerveDrive{count}Kinematics")(
             *(c.location for c in self._corners)
         )
@@ -338,7 +337,9 @@ class SwerveSim:
         seconds of wall-clock time from the call and from the end of the wait
         (:func:`~swervelib.devices.ctre6.hold_enable`): phoenix6's own enable lasts 100 ms
         of wall-clock time from the last step, which a loop on a busy machine outlasts, and a
-        Talon whose enable lapsed applies nothing until it is commanded again.
+        Talon whose enable lapsed applies nothing until it is commanded again. While it waits
+        it sends each Talon its command again, as :meth:`step` does
+        (:mod:`swervelib.sim.talon_commands`).
         """
         devices = self._signal_devices
         if devices is None:
@@ -358,49 +359,13 @@ class SwerveSim:
         from swervelib.devices.ctre6.batch import wait_for_frames
 
         hold_enable()  # through the wait, which a busy machine stretches
-        updated = wait_for_frames(self._signal_groups, timeout_s)
+        talons = self._talon_commands
+        if talons is not None:  # and the Talons on their commands through it
+            updated = talons.wait_for_frames(self._signal_groups, timeout_s)
+        else:
+            updated = wait_for_frames(self._signal_groups, timeout_s)
         hold_enable()  # and through the next loop, until the next step
         return updated
-
-    def _await_commands(self) -> None:
-        """In stepped time, let every phoenix6 motor take the command just sent before the
-        physics reads its output: wait for two status frames of each, the second sent after this
-        call (a frame already on its way was made before the Talon took the command: with one,
-        a loaded CI machine once saw a Kraken robot driven in whole 20 ms steps go 0.71 m where
-        it goes 0.83).
-
-        A Talon takes a control frame in its own (wall-clock) time and goes neutral about 100 ms
-        after the last one-shot frame (:mod:`swervelib.devices.ctre6.talonfx`). Without the wait
-        the physics reads what it applies for the loop before's command, and nothing at all
-        after a loop that took longer than 100 ms of real time (a busy machine). In real time
-        (``robotpy sim``) the Talons run alongside the loop: nothing to wait for. A motor that
-        is disconnected sends nothing and is not waited for.
-
-        Only a new command is waited for: the steps after the first in one robot loop (physics
-        stepped in parts of it) find the Talons on the command already taken. Waiting at each of
-        them (a frame, some 10 ms of real time) held the commands up until the Talons dropped them,
-        100 ms of real time after the last: driven in ten 2 ms steps per loop, a Kraken robot
-        covered 1.29 m of the 3.33 m it covers in one 20 ms step."""
-        from wpilib.simulation import isTimingPaused
-
-        if not isTimingPaused():
-            return
-        sent = sum(getattr(motor, "commands_sent", 0) for motor in self._phoenix6_motors)
-        if sent == self._commands_awaited:
-            return
-        self._commands_awaited = sent
-        signals = [
-            signal
-            for motor in self._phoenix6_motors
-            if getattr(motor.sim, "connected", True)
-            for signal in motor.status_signals()
-        ]
-        if signals:
-            from swervelib.devices.ctre6.batch import group_by_bus, wait_for_frames
-
-            # two frames, the second sent after this call: a frame already on its way was made
-            # before the Talon took the command (as wait_for_readings waits for its readings)
-            wait_for_frames(group_by_bus(signals), COMMAND_WAIT_S)
 
     def step(self, dt: float) -> None:
         """Advance the physical robot by ``dt`` seconds and update every sensor.
@@ -410,9 +375,10 @@ class SwerveSim:
         """
         if not dt > 0.0:  # also NaN
             return
-        if self._phoenix6_motors:
-            self._await_commands()
         dt = min(dt, MAX_STEP_S)  # a paused process (or an infinite dt) catches up at most this
+        talons = self._talon_commands
+        if talons is not None:
+            talons.before_step(dt)  # the Talons on the commands in force (stepped time)
         substeps = max(1, math.ceil(dt / MAX_SUBSTEP_S))
         h = dt / substeps
         if self.chassis is not None:

@@ -52,7 +52,9 @@ def drive_forward(directory: Path, seconds: float, pause_s: float) -> tuple[floa
 
 @pytest.fixture(scope="module")
 def no_ramp(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """``deploy/kraken_cancoder_pigeon2`` without its closed-loop ramps."""
+    """``deploy/kraken_cancoder_pigeon2`` without its closed-loop ramps. Its devices have the
+    same CAN ids as the ones ``KRAKEN``'s drive configures with its ramps: a test run after one
+    and measuring the drive without them builds this drive anew first (``forget_drive``)."""
     directory = tmp_path_factory.mktemp("kraken") / "no_ramp"
     shutil.copytree(KRAKEN, directory)
     physical = directory / "modules" / "physicalproperties.json"
@@ -206,14 +208,22 @@ def test_the_alerts_of_a_bad_magnet_are_the_ones_the_telemetry_page_lists() -> N
         assert not any(text.startswith("frontleft") for text in active_alerts())
 
 
-def drive_in_parts(directory: Path, seconds: float, parts: int) -> float:
+def drive_in_parts(
+    directory: Path, seconds: float, parts: int, pause_s: float = 0.0, pause_before: int = 0
+) -> float:
     """How far the robot goes driving forward for ``seconds``, its physics stepped in ``parts``
-    steps per robot loop (the readings awaited once per loop, before the next ``periodic()``)."""
+    steps per robot loop (the readings awaited once per loop, before the next ``periodic()``).
+
+    With ``pause_s``, every fifth loop stops that long in wall-clock time (a loaded machine
+    leaving the process without the CPU) before its step number ``pause_before`` (0: between the
+    command and the loop's first step); no simulated time passes meanwhile."""
     with simulated(directory) as h:
-        for _ in range(round(seconds / LOOP)):
+        for loop in range(round(seconds / LOOP)):
             h.begin_loop()
             h.drive.drive(FORWARD)
-            for _ in range(parts):
+            for part in range(parts):
+                if pause_s and loop % 5 == 0 and part == pause_before:
+                    time.sleep(pause_s)
                 h.sim.step(LOOP / parts)
                 stepTiming(LOOP / parts)
             assert h.sim.wait_for_readings(PATIENCE_S)
@@ -225,11 +235,35 @@ def test_physics_stepped_in_parts_of_a_loop_drives_as_far(no_ramp: Path) -> None
     when no command had been sent since the last: twenty 1 ms steps a loop held the commands up
     past the 100 ms after which a Talon drops one, and the robot went 0.35 m where it goes
     0.85 m in one 20 ms step a loop. Only a new command is waited for."""
+    forget_drive(no_ramp)  # its Talons configured without the ramp again (see no_ramp)
     whole = drive_in_parts(no_ramp, 1.0, 1)
     parts = drive_in_parts(no_ramp, 1.0, 20)
     print(f"\n[parts] {whole:.3f} m in 20 ms steps, {parts:.3f} m in twenty 1 ms steps")
     assert whole > 0.5, whole
     assert parts == pytest.approx(whole, rel=0.05)
+
+
+def test_a_process_paused_within_a_loop_drives_as_far(no_ramp: Path) -> None:
+    """A Talon drops a one-shot command 100 ms of wall-clock time after its frame, and phoenix6's
+    enable lapses 100 ms after the last stepped time: a process left without the CPU that long
+    between the command and the physics step (a loaded CI machine) had the physics read Talons
+    that applied nothing, though no simulated time had passed. Driven in 20 ms steps with a
+    0.15 s pause after the command in every fifth loop, the robot went 0.668 m where it goes
+    0.853 m (once, on a loaded machine with no pause injected, 0.71 m); in 1 ms steps with a
+    0.3 s pause halfway through those loops, 0.575 m. ``SwerveSim.step`` sends each Talon its
+    command again, while simulated time has not outlived it, and waits until the Talons are
+    enabled and took it within the last 50 ms of wall time (``swervelib.sim.talon_commands``)."""
+    forget_drive(no_ramp)  # its Talons configured without the ramp again (see no_ramp)
+    steady = drive_in_parts(no_ramp, 1.0, 1)
+    after_command = drive_in_parts(no_ramp, 1.0, 1, pause_s=0.15)
+    between_steps = drive_in_parts(no_ramp, 1.0, 20, pause_s=0.3, pause_before=10)
+    print(
+        f"\n[paused] {steady:.3f} m steady, {after_command:.3f} m paused after the command, "
+        f"{between_steps:.3f} m paused between 1 ms steps"
+    )
+    assert steady > 0.5, steady
+    assert after_command == pytest.approx(steady, rel=0.05)
+    assert between_steps == pytest.approx(steady, rel=0.05)
 
 
 def test_odometry_keeps_working_when_a_drive_motor_stops_answering(dead_drive_ids: Path) -> None:

@@ -28,6 +28,7 @@ from typing import Any, ClassVar, Final, cast
 
 import wpilib
 from phoenix6 import configs, controls, hardware, signals
+from phoenix6.controls.empty_control import EmptyControl
 from phoenix6.sim import TalonFXSimState
 from phoenix6.utils import get_current_time_seconds
 
@@ -78,7 +79,9 @@ class TalonSim(SimDisconnect, MotorSim):
     """Simulation hook of a Talon FX / FXS, in the bare motor's frame."""
 
     def __init__(self, device: Any, device_type: str) -> None:
+        self._device = device
         self._state = device.sim_state
+        self._enable = device.get_device_enable(False)
         self._device_type = device_type
         self._device_id = device.device_id
         self._supply_volts = -1.0
@@ -94,6 +97,28 @@ class TalonSim(SimDisconnect, MotorSim):
             state.set_supply_voltage(volts)
         state.set_raw_rotor_position(rotations)
         state.set_rotor_velocity(rotations_per_second)
+
+    @property
+    def enable_signal(self) -> Any:
+        """The Talon's DeviceEnable status signal: whether it applies its output (a Talon whose
+        command lapsed reports itself disabled too)."""
+        return self._enable
+
+    def takes_commands(self) -> bool:
+        """Whether :attr:`enable_signal`, as last refreshed, says the Talon is enabled (True for
+        a Talon never sent a command: there is none to take)."""
+        if isinstance(self._device.control_request, EmptyControl):
+            return True
+        return bool(self._enable.value == signals.DeviceEnableValue.ENABLED)
+
+    def resend_command(self) -> None:
+        """Send the Talon its last control request again, unchanged (none before the first): a
+        simulation stepped faster than real time keeps it on a command that simulated time has
+        not outlived, which the Talon would drop 100 ms of wall time after its frame
+        (:mod:`swervelib.sim.talon_commands`)."""
+        request = self._device.control_request
+        if not isinstance(request, EmptyControl):
+            self._device.set_control(request)
 
 
 class _PhoenixTalon(ReadingWatch, SignalDevice, SwerveMotor):
