@@ -347,6 +347,19 @@ FEEDFORWARD: Final = Range(
     zero=True,
     signed=True,
 )
+# pidfproperties.json angle.s: the Spark's static feedforward (volts), added by the position
+# error's sign at any error, however small: about the voltage that just turns the steering.
+STEER_KS: Final = Range(
+    0,
+    3,
+    "volts",
+    too_low="s is the voltage that just overcomes the steering's friction: never negative",
+    too_high="s is added at any error, however small: 3 V or more would shake the wheel about "
+    "its set-point",
+    warn_high=1,
+    unusually_high="steering motors need 0.05-0.5 V to break friction; s above that makes the "
+    "wheel chatter about its set-point",
+)
 OUTPUT_LIMIT: Final = Range(
     0.01,
     1,

@@ -75,6 +75,7 @@ from swervelib.config.native_counts import (
     shared_units,
     units_for,
 )
+from swervelib.config.static_feedforward import check_static_feedforward, read_static_feedforward
 from swervelib.config.steering import KEY as steering_key
 from swervelib.config.steering import read_steering
 from swervelib.safe_read import MAX_FILE_BYTES, UnreadableFile, read_file
@@ -120,6 +121,7 @@ class _Loader:
         self.drive_context: FileContext | None = None  # swervedrive.json, once parsed
         self.physical_root: ObjectView | None = None
         self.physical_legacy: str | None = None  # an older format's key in physicalproperties
+        self.pidf_context: FileContext | None = None  # pidfproperties.json, once parsed
 
     # -- files -----------------------------------------------------------------------------------
     def fail(self, file: str, message: str, **details: Any) -> None:
@@ -555,6 +557,7 @@ class _Loader:
         d = view.number("d", base.d, minimum=0, within=gain)
         f = view.number("f", base.f, within=bounds.FEEDFORWARD)
         iz = view.number("iz", base.iz, minimum=0, within=gain)
+        static = read_static_feedforward(view, key, base)
         low, high = base.output_min, base.output_max
         output = view.obj("output", required=False)
         if output is not None:
@@ -567,7 +570,7 @@ class _Loader:
                     None, "output.min must be below output.max", found=f"min {low:g}, max {high:g}"
                 )
         view.finish(known_elsewhere=(FEEDFORWARD_KEY,) if key == "drive" else ())
-        return PIDF(p=p, i=i, d=d, f=f, iz=iz, output_min=low, output_max=high)
+        return PIDF(p=p, i=i, d=d, f=f, iz=iz, output_min=low, output_max=high, s=static)
 
     @staticmethod
     def drive_feedforward(root: ObjectView) -> DriveFeedforward | None:
@@ -651,6 +654,7 @@ class _Loader:
         root = file.root() if file else None
         if root is None:
             return None
+        self.pidf_context = file
         drive = self.pidf(root, "drive")
         angle = self.pidf(root, "angle")
         feedforward = self.drive_feedforward(root)
@@ -691,6 +695,8 @@ class _Loader:
         self.warn_misplaced_files()
         self.check_duplicate_ids()
         valid_modules = [m for m in modules if m is not None]
+        if pidf is not None:
+            check_static_feedforward(self.pidf_context, pidf.angle, valid_modules)
         self.check_module_layout(valid_modules)
         if drive is not None and drive.max_speed_mps is not None and self.drive_context:
             source = Source(self.drive_context, ("maxSpeed",))

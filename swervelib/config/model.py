@@ -184,6 +184,9 @@ class PIDF:
     iz: float = 0.0
     output_min: float = -1.0
     output_max: float = 1.0
+    # Static feedforward in volts (swervelib's key ``s``, angle motors on a Spark only): the Spark
+    # adds it by the sign of the position error (``closedLoop.feedForward.kS``).
+    s: float = 0.0
 
 
 @dataclass(frozen=True, slots=True)

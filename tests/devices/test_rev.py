@@ -24,7 +24,7 @@ from wpilib.simulation import DriverStationSim
 from wpimath.system.plant import DCMotor
 
 from swervelib.config.catalog import ENCODER_TYPES, MOTOR_TYPES
-from swervelib.config.model import PIDF, DeviceConfig
+from swervelib.config.model import PIDF, DeviceConfig, SteerFeedback
 from swervelib.devices import registry, seeding
 from swervelib.devices.rev.encoders import SparkAnalogEncoder, SparkAttachedEncoder
 from swervelib.devices.rev.motor import SparkMotor
@@ -91,8 +91,11 @@ def motor_settings(
     inverted: bool = False,
     pidf: PIDF | None = None,
     brushed_encoder: str | None = None,
+    can_id: int | None = None,
 ) -> MotorSettings:
-    can_id = next_id()
+    """``can_id``: a Spark already made (the pool hands it back, configured afresh); by default
+    a new one."""
+    can_id = next_id() if can_id is None else can_id
     drive = role is Role.DRIVE
     return MotorSettings(
         label=f"REV test {role.value} motor ({type_name} {can_id})",
@@ -658,3 +661,100 @@ def test_only_finite_in_range_setpoints_reach_revlib(
         make_calls_and_check(
             motor, sent, calls, after_each=lambda: motor.sim.set_rotor(0.0, 0.0, DT)
         )
+
+
+# --- static feedforward (pidfproperties.json angle.s) ----------------------------------------------
+
+STATIC_VOLTS = 0.5
+_static_ids: list[int] = []
+
+
+def static_id() -> int:
+    """The one CAN id the static feedforward tests share (the ids run out otherwise)."""
+    if not _static_ids:
+        _static_ids.append(next_id())
+    return _static_ids[0]
+
+
+TINY_P = 1e-6  # duty cycle per degree: its share of the output is under 0.001 V at 20° of error
+
+
+def _angle_volts(motor: SparkMotor, target: float, feedback: Any = None) -> float:
+    """The angle motor's output (volts, motor frame) held still, after ``set_angle(target)`` each
+    loop for 0.6 s (the output ramps in over 0.1 s); ``feedback()`` writes the absolute encoder's
+    reading before each step, as the physics does."""
+    for _ in range(30):
+        if feedback is not None:
+            feedback()
+        motor.get_position()
+        motor.set_angle(target)
+        motor.sim.set_rotor(0.0, 0.0, DT)
+    return motor.sim.applied_voltage()
+
+
+# (where the motor's encoder is, set-point in [0, 360), sign of the shortest turn): the last four
+# are more than half a turn from the set-point as written, where REV's simulator would push
+# against the turn (it takes kS's sign from the error before wrapping).
+STATIC_CASES = [
+    (0.0, 10.0, 1.0),
+    (0.0, 350.0, -1.0),
+    (725.0, 10.0, 1.0),
+    (365.0, 10.0, 1.0),
+    (-5.0, 350.0, -1.0),
+    (-370.0, 340.0, -1.0),
+]
+
+
+@pytest.mark.parametrize("inverted", [False, True])
+def test_static_feedforward_pushes_the_shortest_way(inverted: bool) -> None:
+    """angle.s is the Spark's kS: it adds s volts by the sign of the shortest turn to the
+    set-point, wherever the motor's (continuous) encoder is. (One Spark for every case: REVLib
+    allows one per CAN id and process, and the ids run out.)"""
+    motor = make_motor(
+        "sparkmax", pidf=PIDF(p=TINY_P, s=STATIC_VOLTS), inverted=inverted, can_id=static_id()
+    )
+    assert motor.spark.configAccessor.closedLoop.feedForward.getkS() == pytest.approx(STATIC_VOLTS)
+    motor.sim.set_rotor(0.0, 0.0, DT)
+    bare = -1.0 if inverted else 1.0
+    for position, target, sign in STATIC_CASES:
+        motor.set_position(position)
+        volts = _angle_volts(motor, target)
+        assert motor.get_position() == pytest.approx(position, abs=1e-3)
+        assert volts == pytest.approx(bare * sign * STATIC_VOLTS, abs=0.01), (position, target)
+
+
+def test_static_feedforward_on_the_absolute_encoder_pushes_the_shortest_way() -> None:
+    """Steering on the absolute encoder on the data port (degrees in [0, 360)): 20° either way
+    across 0 is pushed the short way."""
+    settings = dataclasses.replace(
+        motor_settings("sparkmax", pidf=PIDF(p=TINY_P, s=STATIC_VOLTS), can_id=static_id()),
+        steer_feedback=SteerFeedback.ABSOLUTE_ENCODER,
+    )
+    motor = registry.motor_adapter("sparkmax")(settings)
+    assert isinstance(motor, SparkMotor) and motor.absolute_feedback
+    encoder = registry.encoder_adapter("attached")(
+        EncoderSettings(
+            label=f"REV test attached encoder on {settings.device.id}",
+            device=DeviceConfig("attached", 0),
+            encoder_type=ENCODER_TYPES["attached"],
+            inverted=False,
+        ),
+        motor,
+    )
+    for reading, target, sign in [(350.0, 10.0, 1.0), (10.0, 340.0, -1.0), (100.0, 90.0, -1.0)]:
+        volts = _angle_volts(motor, target, lambda r=reading: encoder.sim.set_raw(r / 360.0, 0.0))
+        assert volts == pytest.approx(sign * STATIC_VOLTS, abs=0.01), (reading, target)
+
+
+def test_static_feedforward_is_for_the_angle_motor_only() -> None:
+    """A drive motor never gets kS (a Spark's velocity loop would add it by the set-point's sign,
+    at 0 m/s too), and an angle motor without s sends its set-point as before, reading nothing."""
+    drive = make_motor(
+        "sparkmax", role=Role.DRIVE, pidf=PIDF(p=0.1, s=STATIC_VOLTS), can_id=static_id()
+    )
+    assert drive.spark.configAccessor.closedLoop.feedForward.getkS() == 0.0
+    plain = make_motor("sparkmax", pidf=PIDF(p=TINY_P), can_id=static_id())
+    assert plain.spark.configAccessor.closedLoop.feedForward.getkS() == 0.0
+    assert plain._read_feedback is None
+    plain.sim.set_rotor(0.0, 0.0, DT)
+    assert abs(_angle_volts(plain, 10.0)) < 0.01

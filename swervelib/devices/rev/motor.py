@@ -19,6 +19,15 @@ its setpoints in those units, and its gains are in **duty cycle per unit of erro
 velocity gain kV in volts, so it is sent as ``f × optimal voltage`` (voltage compensation is on at
 that voltage, so both mean the same output).
 
+An angle motor's ``PIDF.s`` (swervelib's ``angle.s``, volts) is the Spark's static feedforward
+``closedLoop.feedForward.kS``; drive motors get none. Measured in REV's simulator (REVLib 2026), the
+position loop adds ±kS by the sign of the set-point less the sensor's reading taken *before*
+wrapping (and +kS at exactly 0), while P acts on the wrapped error: a set-point written in [0, 360)
+with the motor's continuous encoder at 725° would push against the turn. With ``s`` set,
+:meth:`SparkMotor.set_angle` therefore sends the set-point within half a turn of the feedback
+sensor's last reading (motor encoder, or the absolute encoder on the data port), where the wrapped
+and unwrapped errors agree, whichever the device uses; without it the set-point is sent as before.
+
 An angle motor steered on its absolute encoder (``settings.steer_feedback`` is
 ``SteerFeedback.ABSOLUTE_ENCODER``) closes its position loop on the encoder on its data port
 (``closedLoop.setFeedbackSensor(kAbsoluteEncoder)``, position wrapping over 0–360°). That encoder is
@@ -210,6 +219,7 @@ class SparkMotor(ReadingWatch, SwerveMotor):
         "_max_speed",
         "_max_volts",
         "_problems",
+        "_read_feedback",
         "_read_position",
         "_read_velocity",
         "_seed",
@@ -258,6 +268,14 @@ class SparkMotor(ReadingWatch, SwerveMotor):
         self._read_velocity = self._encoder.getVelocity
         self._pid: Any = self.spark.getClosedLoopController()
         self._set_setpoint = self._pid.setSetpoint
+        # With a static feedforward (angle motors only), set_angle reads the feedback sensor.
+        self._read_feedback: Callable[[], float] | None = None
+        if settings.role is Role.ANGLE and _gains(settings).s != 0.0:
+            self._read_feedback = (
+                self.spark.getAbsoluteEncoder().getPosition
+                if self.absolute_feedback
+                else self._read_position
+            )
         self.guard = SetpointGuard(settings)
         # its fixed limits, also here: set_velocity's in-range test reads no other object
         self._max_speed, self._max_volts = self.guard.max_speed, self.guard.max_volts
@@ -338,6 +356,8 @@ class SparkMotor(ReadingWatch, SwerveMotor):
         loop.IZone(pidf.iz)
         loop.outputRange(pidf.output_min, pidf.output_max)
         loop.feedForward.kV(pidf.f * s.optimal_voltage)
+        # added by the sign of the position error (volts; swervelib's `s`, angle motors only)
+        loop.feedForward.kS(pidf.s if angle else 0.0)
         loop.positionWrappingEnabled(angle)
         if angle:
             loop.positionWrappingInputRange(0.0, 360.0)
@@ -400,7 +420,18 @@ class SparkMotor(ReadingWatch, SwerveMotor):
             self._set_setpoint(0.0, _VOLTAGE)
             return
         set_setpoint = self._set_setpoint
-        set_setpoint(degrees % 360.0, _POSITION)
+        read = self._read_feedback
+        if read is None:
+            set_setpoint(degrees % 360.0, _POSITION)
+            return
+        # A static feedforward takes its sign from the set-point less the sensor's reading as they
+        # are, not wrapped (REV's simulator; P wraps): send the set-point within half a turn of
+        # the reading, where both agree.
+        reading = read()
+        if reading - reading == 0.0:
+            set_setpoint(reading + wrap_180(degrees - reading), _POSITION)
+        else:  # not finite: the set-point as it was
+            set_setpoint(degrees % 360.0, _POSITION)
 
     def set_position(self, value: float) -> None:
         """Seed the relative encoder (a value that is not finite is refused).
