@@ -746,6 +746,21 @@ def test_static_feedforward_on_the_absolute_encoder_pushes_the_shortest_way() ->
         assert volts == pytest.approx(sign * STATIC_VOLTS, abs=0.01), (reading, target)
 
 
+@pytest.mark.parametrize("reading", [math.nan, math.inf, -math.inf, 1e308, -1e308])
+def test_static_feedforward_with_a_hostile_reading_sends_the_set_point_as_written(
+    reading: float,
+) -> None:
+    """Brought within half a turn of a reading of 1e308, the set-point was 1e308 (10 degrees lost
+    in rounding) and went to the Spark; a reading beyond any mechanism (the guard's bound on a
+    set-point) is not used, as one that is not finite is not."""
+    motor = make_motor("sparkmax", pidf=PIDF(p=TINY_P, s=STATIC_VOLTS), can_id=static_id())
+    sent: list[float] = []
+    motor._read_feedback = lambda: reading
+    motor._set_setpoint = lambda value, *_: sent.append(value)
+    motor.set_angle(370.0)
+    assert sent == [10.0]
+
+
 def test_static_feedforward_is_for_the_angle_motor_only() -> None:
     """A drive motor never gets kS (a Spark's velocity loop would add it by the set-point's sign,
     at 0 m/s too), and an angle motor without s sends its set-point as before, reading nothing."""

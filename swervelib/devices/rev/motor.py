@@ -428,9 +428,9 @@ class SparkMotor(ReadingWatch, SwerveMotor):
         # are, not wrapped (REV's simulator; P wraps): send the set-point within half a turn of
         # the reading, where both agree.
         reading = read()
-        if reading - reading == 0.0:
+        if -MAX_POSITION <= reading <= MAX_POSITION:
             set_setpoint(reading + wrap_180(degrees - reading), _POSITION)
-        else:  # not finite: the set-point as it was
+        else:  # not finite, or beyond any mechanism (1e308): the set-point as it was
             set_setpoint(degrees % 360.0, _POSITION)
 
     def set_position(self, value: float) -> None:
