@@ -81,7 +81,7 @@ class TalonSim(SimDisconnect, MotorSim):
     def __init__(self, device: Any, device_type: str) -> None:
         self._device = device
         self._state = device.sim_state
-        self._enable = device.get_device_enable(False)
+        self._enable: Any = None  # the DeviceEnable signal, asked for by a stepped simulation
         self._device_type = device_type
         self._device_id = device.device_id
         self._supply_volts = -1.0
@@ -101,7 +101,10 @@ class TalonSim(SimDisconnect, MotorSim):
     @property
     def enable_signal(self) -> Any:
         """The Talon's DeviceEnable status signal: whether it applies its output (a Talon whose
-        command lapsed reports itself disabled too)."""
+        command lapsed reports itself disabled too). Made on first use: only a simulation stepped
+        faster than real time waits on it (:mod:`swervelib.sim.talon_commands`)."""
+        if self._enable is None:
+            self._enable = self._device.get_device_enable(False)
         return self._enable
 
     def takes_commands(self) -> bool:
@@ -109,7 +112,7 @@ class TalonSim(SimDisconnect, MotorSim):
         a Talon never sent a command: there is none to take)."""
         if isinstance(self._device.control_request, EmptyControl):
             return True
-        return bool(self._enable.value == signals.DeviceEnableValue.ENABLED)
+        return bool(self.enable_signal.value == signals.DeviceEnableValue.ENABLED)
 
     def resend_command(self) -> None:
         """Send the Talon its last control request again, unchanged (none before the first): a
